@@ -1,0 +1,76 @@
+# ProbExpan-C build. `make` builds libprobexpan.a and every program into bin/;
+# `make test` runs the suite; `make test-asan` the same under ASan+UBSan.
+# New files are picked up automatically: common/*.c go into the library,
+# stages/*.c become bin/<name>, tests/unit/test_*.c become test programs.
+
+PREFIX   ?= /usr/local
+BUILD    ?= build
+BIN      ?= bin
+CC       ?= cc
+DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base
+PKGS     := openblas msgpack libarchive jansson libutf8proc sqlite3
+
+OPT      ?= -O2
+ifeq ($(NATIVE),1)
+OPT      += -march=native
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Icommon $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS   += $(PKG_LIBS) -lm -pthread
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:common/%.c=$(BUILD)/common/%.o)
+STAGE_SRC  := $(wildcard stages/*.c)
+PROGRAMS   := $(STAGE_SRC:stages/%.c=$(BIN)/%)
+TEST_SRC   := $(wildcard tests/unit/test_*.c)
+TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIB        := $(BUILD)/libprobexpan.a
+
+.PHONY: all deps test test-asan fuzz install clean example bench bench-text bench-encoder bench-train bench-expand
+all: $(PROGRAMS) $(TEST_PROGS)
+
+$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(LIB): $(COMMON_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(BIN)/%: stages/%.c $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
+
+# Installs missing Debian packages when root; otherwise says what to install.
+deps:
+	@missing=""; for p in $(DEPS_PKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing:$$missing"; \
+	    (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "missing Debian packages:$$missing -- run: sudo apt-get install$$missing" >&2; exit 1; fi; fi
+
+test: deps
+	$(MAKE) all
+	PROBEXPAN_BIN=$(CURDIR)/$(BIN) PROBEXPAN_TESTBIN=$(CURDIR)/$(BUILD)/tests bash tests/run.sh
+
+test-asan: deps
+	$(MAKE) all BUILD=build-asan BIN=bin-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	ASAN_OPTIONS=detect_leaks=1 PROBEXPAN_ASAN=1 PROBEXPAN_BIN=$(CURDIR)/bin-asan PROBEXPAN_TESTBIN=$(CURDIR)/build-asan/tests bash tests/run.sh
+
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN)/probexpan $(DESTDIR)$(PREFIX)/bin/probexpan
+	for p in $(filter-out $(BIN)/probexpan,$(PROGRAMS)); do \
+	  install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/probexpan-$$(basename $$p); done
+
+clean:
+	rm -rf build build-asan bin bin-asan
+
+-include pipelines/*.mk.inc

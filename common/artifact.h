@@ -1,0 +1,114 @@
+/* artifact: the msgpack files stages exchange (DESIGN.md §4, schemas/header.md).
+ *
+ * File = a header map {format:"probexpan", kind, schema, producer:{name,version},
+ * created, params:{...}, inputs:[{path,kind,sha256}]} followed by payload objects.
+ * Large float matrices use the row-matrix layout (schemas/row-matrix.md): a
+ * descriptor map, an alignment pad, then `rows` bin32 objects of identical size
+ * whose float data starts on a 64-byte boundary, so row i is at a computable
+ * offset and is read through mmap without parsing anything else.
+ *
+ * Writers write to "PATH.tmp.XXXXXX" in the target directory and rename on
+ * artifact_commit(); a failure (die*) unlinks the temporary file. Readers mmap
+ * the file, check format/kind/schema, and report every defect with exit 3 naming
+ * the file and byte offset (die_input). */
+#ifndef PROBEXPAN_ARTIFACT_H
+#define PROBEXPAN_ARTIFACT_H
+
+#include <msgpack.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define PROBEXPAN_VERSION "0.1.0"
+
+/* ---------------- writing ---------------- */
+
+typedef struct artifact_writer artifact_writer;
+
+/* Opens a temporary file next to `path`. Nothing is written until the first
+ * payload call, so params and inputs can be added first. */
+artifact_writer *artifact_create(const char *path, const char *kind, int schema);
+void artifact_param_int(artifact_writer *w, const char *key, int64_t v);
+void artifact_param_double(artifact_writer *w, const char *key, double v);
+void artifact_param_str(artifact_writer *w, const char *key, const char *v);
+/* Records an input file (path, sha256 and, for artifacts, its kind). */
+void artifact_add_input(artifact_writer *w, const char *path);
+/* Writes the header (once) and returns the packer for payload objects. */
+msgpack_packer *artifact_payload(artifact_writer *w);
+/* Row matrix: descriptor {matrix:name, rows, cols, dtype:"f32", stride}, pad,
+ * then exactly `rows` calls of artifact_matrix_row(). */
+void artifact_matrix_begin(artifact_writer *w, const char *name, int64_t rows, int64_t cols);
+void artifact_matrix_row(artifact_writer *w, const float *row);
+/* Bytes written so far. */
+uint64_t artifact_bytes(const artifact_writer *w);
+/* Flush, fsync, rename to the final path, record the output for the catalog. */
+void artifact_commit(artifact_writer *w);
+
+/* Packing helpers for payload code. */
+void mp_str(msgpack_packer *pk, const char *s);
+void mp_kv_str(msgpack_packer *pk, const char *k, const char *v);
+void mp_kv_int(msgpack_packer *pk, const char *k, int64_t v);
+void mp_kv_double(msgpack_packer *pk, const char *k, double v);
+
+/* ---------------- reading ---------------- */
+
+typedef struct {
+    const char *kind;
+    int64_t schema;
+    const char *producer, *producer_version, *created;
+    msgpack_object params;   /* map */
+    msgpack_object inputs;   /* array of maps */
+} artifact_header;
+
+typedef struct artifact_reader artifact_reader;
+
+/* Opens and maps `path`; checks format, that kind equals `kind` (NULL = any),
+ * and that 1 <= schema <= max_schema. Dies with exit 3 otherwise. */
+artifact_reader *artifact_open(const char *path, const char *kind, int max_schema);
+void artifact_close(artifact_reader *r);
+const artifact_header *artifact_hdr(const artifact_reader *r);
+const char *artifact_path(const artifact_reader *r);
+/* Byte offset of the next payload object. */
+uint64_t artifact_offset(const artifact_reader *r);
+/* Next payload object (valid until the next call); 0 at a clean end of file.
+ * Truncation or garbage dies with exit 3. */
+int artifact_next(artifact_reader *r, msgpack_object *obj);
+/* Like artifact_next but dies when the file ends: `what` names what was expected. */
+void artifact_expect(artifact_reader *r, msgpack_object *obj, const char *what);
+/* Dies unless the payload is fully consumed. */
+void artifact_expect_end(artifact_reader *r);
+
+/* Typed access to map fields; die with exit 3 naming file, offset and key.
+ * `at` is the offset of the object for the message. */
+const msgpack_object *mp_get(artifact_reader *r, const msgpack_object *map, const char *key, int required);
+int64_t mp_get_int(artifact_reader *r, const msgpack_object *map, const char *key);
+double mp_get_double(artifact_reader *r, const msgpack_object *map, const char *key);
+/* Returns a malloc'd NUL-terminated copy. */
+char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key);
+const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map, const char *key);
+/* Dies (exit 3) with "FILE: byte OFFSET: message" at the current object. */
+void artifact_bad(artifact_reader *r, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+/* Convert one msgpack object to int64 / double, dying with `what` on a wrong type. */
+int64_t mp_as_int(artifact_reader *r, const msgpack_object *o, const char *what);
+double mp_as_double(artifact_reader *r, const msgpack_object *o, const char *what);
+
+typedef struct {
+    int64_t rows, cols;
+    size_t stride;            /* floats between the starts of consecutive rows */
+    const float *data;        /* row i = data + i * stride (points into the mmap) */
+} row_matrix;
+
+/* Reads the next payload object as a row-matrix descriptor named `name` and maps
+ * its rows; the reader moves past the rows. */
+void artifact_read_matrix(artifact_reader *r, const char *name, row_matrix *m);
+/* True when a payload object is a row-matrix descriptor. */
+int artifact_is_matrix(const msgpack_object *obj);
+/* Maps the rows that follow a descriptor just returned by artifact_next. */
+void artifact_matrix_rows(artifact_reader *r, const msgpack_object *descriptor, row_matrix *m);
+static inline const float *row_matrix_row(const row_matrix *m, int64_t i) {
+    return m->data + (size_t)i * m->stride;
+}
+
+/* sha256 of a whole file as 64 hex chars (buf of 65). Dies on I/O errors. */
+void file_sha256_hex(const char *path, char out[65]);
+
+#endif

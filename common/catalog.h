@@ -1,0 +1,30 @@
+/* catalog: the SQLite record of runs, artifacts and lineage (DESIGN.md §4).
+ *
+ * Every program calls run_begin() after parsing its options; artifact_commit()
+ * adds outputs; run_metric*() adds metrics; run_finish() (called automatically
+ * at exit, including failures via die*) writes one transaction: the run row
+ * (stage, argv, params, start, end, status, peak RSS), each output's artifact
+ * row and its lineage to the inputs. The database is `--catalog PATH`, else
+ * $PROBEXPAN_CATALOG, else catalog.sqlite in the first output's directory (or
+ * `default_dir` for runs that write nothing). WAL mode, busy timeout 30 s. */
+#ifndef PROBEXPAN_CATALOG_H
+#define PROBEXPAN_CATALOG_H
+
+/* Starts the run record; default_dir is where catalog.sqlite goes when no
+ * output gets committed (NULL = current directory). Registers an exit hook. */
+void run_begin(const char *default_dir);
+void run_param(const char *key, const char *value);
+void run_metric(const char *key, double value);
+void run_metric_str(const char *key, const char *value);
+/* Called by artifact_commit(). inputs: n paths already hashed. */
+void run_add_output(const char *path, const char *kind, int schema, unsigned long long bytes,
+                    const char *sha256, const char *created, int ninputs, char *const *input_paths,
+                    char *const *input_sha256);
+/* Writes the run with the exit status. Called automatically at exit with 0
+ * (normal exit) or the die*() code; calling it explicitly is allowed. */
+void run_finish(int status);
+
+/* Catalog path that this run uses. */
+const char *catalog_path(void);
+
+#endif

@@ -1,0 +1,45 @@
+/* cli: GNU-style long-option parsing and --help for every program (DESIGN.md §5).
+ *
+ * A stage declares its options in a table whose `dest` pointers already hold the
+ * defaults; --help prints purpose, usage, an e.g. line, every option with its
+ * default, and See also. Numeric options are range-checked (exit 2 when out of
+ * range). Every program also gets --help, --quiet, --threads N, --catalog PATH. */
+#ifndef PROBEXPAN_CLI_H
+#define PROBEXPAN_CLI_H
+
+typedef enum { OPT_FLAG, OPT_INT, OPT_LONG, OPT_DOUBLE, OPT_STRING } cli_opt_type;
+
+typedef struct {
+    const char *name;     /* long name without the leading "--" */
+    cli_opt_type type;
+    void *dest;           /* int* (FLAG, INT), long*, double*, const char** */
+    const char *metavar;  /* e.g. "N", "PATH"; NULL for flags */
+    const char *help;
+    double min, max;      /* inclusive range for numbers; min == max means unchecked */
+} cli_option;
+
+typedef struct {
+    const char *name;      /* program name, e.g. "expand" */
+    const char *purpose;   /* one line */
+    const char *usage;     /* after the program name, e.g. "[options] --dists FILE" */
+    const char *example;   /* a worked command */
+    const char *see_also;  /* e.g. "rerank, evaluate" */
+    const cli_option *options; /* terminated by an entry with name == NULL */
+} cli_spec;
+
+/* Global options, filled by cli_parse. */
+extern int cli_quiet;
+extern int cli_threads;          /* 0 = all cores */
+extern const char *cli_catalog;  /* NULL = default beside the output */
+
+/* Parses argv; returns the index of the first positional argument (argv is
+ * permuted so positionals come last). Handles --help (exit 0) and errors (exit 2).
+ * Also sets the OpenBLAS thread count. Records argv for the catalog. */
+int cli_parse(const cli_spec *spec, int argc, char **argv);
+
+/* The command line as one shell-quoted string (for the catalog). */
+const char *cli_argv_string(void);
+/* Number of threads to use: --threads, else the number of online cores. */
+int cli_num_threads(void);
+
+#endif

@@ -1,0 +1,63 @@
+/* dataset: read a ProbExpan/CGExpan dataset (DESIGN.md §2) from a folder or an
+ * archive (.tar.gz, .tar, .zip via libarchive, streamed, never unpacked).
+ *
+ * Member names are relative to the dataset root: an archive with one top folder
+ * ("mini-ese/entity2id.txt") is seen as "entity2id.txt". Lines are delivered
+ * without the trailing newline (CRLF tolerated), with 1-based line numbers, so
+ * callers can report "FILE:MEMBER:LINE". */
+#ifndef PROBEXPAN_DATASET_H
+#define PROBEXPAN_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Called for each line of each selected member. `where` is a printable location
+ * prefix such as "data.tar.gz:gt/us_states.txt" for error messages. */
+typedef void (*dataset_line_fn)(void *ctx, const char *member, const char *where, int64_t lineno,
+                                char *line, size_t len);
+
+/* Streams every member whose relative name equals `name` (when it does not end in
+ * '/') or lies directly in folder `name` (when it ends in '/', e.g. "query/"),
+ * in name order. Returns how many members were read. A truncated or unreadable
+ * archive dies with exit 3. */
+int dataset_read_lines(const char *dataset_path, const char *name, dataset_line_fn fn, void *ctx);
+
+/* Entity table from entity2id.txt: name<TAB>eid per line. Duplicate eids or names
+ * and malformed lines die with exit 3. */
+typedef struct {
+    int64_t n;
+    int64_t *eid;      /* eid[i] of line i */
+    char **name;       /* name[i] */
+} entity_table;
+void dataset_read_entities(const char *dataset_path, entity_table *t);
+void entity_table_free(entity_table *t);
+
+/* Queries: query/<class>.txt, one query per line (space-separated seed eids),
+ * "EXIT" ends a file early. Ground truth: gt/<class>.txt, eid<TAB>name<TAB>label,
+ * label >= 1 = member. Classes are sorted by name. */
+typedef struct {
+    char *class_name;
+    int nseeds;
+    int64_t *seeds;     /* eids */
+} dataset_query;
+typedef struct {
+    int n;
+    dataset_query *q;
+} query_set;
+void dataset_read_queries(const char *dataset_path, query_set *qs);
+void query_set_free(query_set *qs);
+
+typedef struct {
+    char *class_name;
+    int64_t n;
+    int64_t *members;   /* eids with label >= 1, in file order */
+} gt_class;
+typedef struct {
+    int n;
+    gt_class *c;
+} gt_set;
+/* An empty gt file dies with exit 3. */
+void dataset_read_gt(const char *dataset_path, gt_set *gs);
+void gt_set_free(gt_set *gs);
+
+#endif

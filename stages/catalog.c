@@ -1,0 +1,172 @@
+/* catalog: read the SQLite catalog that every stage writes. Subcommands:
+ *   ls                 artifacts (newest record per path)
+ *   show ARTIFACT      one artifact, the run that made it (argv, params, metrics), inputs
+ *   lineage ARTIFACT   the tree of inputs down to the raw files
+ *   runs               every run with status, time, peak memory and metrics
+ * ARTIFACT is a path or an artifact id. */
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "error.h"
+
+static sqlite3 *db;
+static const char *db_path;
+
+static sqlite3_stmt *prepare(const char *sql) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        die_input(db_path, NULL, "not a ProbExpan catalog (%s)", sqlite3_errmsg(db));
+    return st;
+}
+
+static const char *col(sqlite3_stmt *st, int i) {
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? (const char *)t : "";
+}
+
+static void human_bytes(char *buf, size_t n, double b) {
+    const char *u[] = {"B", "KB", "MB", "GB", "TB"};
+    int k = 0;
+    while (b >= 1024 && k < 4) { b /= 1024; k++; }
+    snprintf(buf, n, k ? "%.1f %s" : "%.0f %s", b, u[k]);
+}
+
+static void cmd_ls(void) {
+    sqlite3_stmt *st = prepare("SELECT a.id, a.kind, a.schema, a.bytes, a.created, a.path FROM artifacts a"
+                               " WHERE a.id = (SELECT MAX(id) FROM artifacts b WHERE b.path = a.path) ORDER BY a.id");
+    printf("%5s  %-12s %6s %10s  %-20s  %s\n", "id", "kind", "schema", "size", "created", "path");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char size[32];
+        human_bytes(size, sizeof size, sqlite3_column_double(st, 3));
+        printf("%5lld  %-12s %6d %10s  %-20s  %s\n", sqlite3_column_int64(st, 0), col(st, 1),
+               sqlite3_column_int(st, 2), size, col(st, 4), col(st, 5));
+    }
+    sqlite3_finalize(st);
+}
+
+static void print_metrics(sqlite3_int64 run_id, const char *indent) {
+    sqlite3_stmt *st = prepare("SELECT key, value, text FROM metrics WHERE run_id = ? ORDER BY rowid");
+    sqlite3_bind_int64(st, 1, run_id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) printf("%s%s = %s\n", indent, col(st, 0), col(st, 2));
+        else printf("%s%s = %.6g\n", indent, col(st, 0), sqlite3_column_double(st, 1));
+    }
+    sqlite3_finalize(st);
+}
+
+static void cmd_runs(void) {
+    sqlite3_stmt *st = prepare("SELECT id, stage, status, seconds, peak_rss_kb, started, argv FROM runs ORDER BY id");
+    printf("%5s  %-14s %6s %9s %10s  %-20s  %s\n", "run", "stage", "status", "seconds", "peak RSS", "started", "argv");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char rss[32];
+        human_bytes(rss, sizeof rss, sqlite3_column_double(st, 4) * 1024);
+        printf("%5lld  %-14s %6d %9.1f %10s  %-20s  %s\n", sqlite3_column_int64(st, 0), col(st, 1),
+               sqlite3_column_int(st, 2), sqlite3_column_double(st, 3), rss, col(st, 5), col(st, 6));
+        print_metrics(sqlite3_column_int64(st, 0), "         ");
+    }
+    sqlite3_finalize(st);
+}
+
+/* Artifact id for a path (newest record) or a numeric id. */
+static sqlite3_int64 find_artifact(const char *arg) {
+    char *end;
+    long long id = strtoll(arg, &end, 10);
+    sqlite3_stmt *st;
+    if (*arg && !*end) {
+        st = prepare("SELECT id FROM artifacts WHERE id = ?");
+        sqlite3_bind_int64(st, 1, id);
+    } else {
+        char *real = realpath(arg, NULL);
+        st = prepare("SELECT MAX(id) FROM artifacts WHERE path = ? HAVING COUNT(*) > 0");
+        sqlite3_bind_text(st, 1, real ? real : arg, -1, SQLITE_TRANSIENT);
+        free(real);
+    }
+    sqlite3_int64 found = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (found < 0) die_input(db_path, NULL, "no artifact '%s' in this catalog", arg);
+    return found;
+}
+
+static void cmd_show(const char *arg) {
+    sqlite3_int64 id = find_artifact(arg);
+    sqlite3_stmt *st = prepare("SELECT a.path, a.kind, a.schema, a.bytes, a.sha256, a.created, r.id, r.stage,"
+                               " r.argv, r.status, r.seconds, r.peak_rss_kb, r.cwd FROM artifacts a"
+                               " LEFT JOIN runs r ON r.id = a.run_id WHERE a.id = ?");
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_ROW) die("artifact %lld vanished", (long long)id);
+    printf("artifact %lld: %s\n  kind %s, schema %d, %lld bytes, created %s\n  sha256 %s\n", (long long)id,
+           col(st, 0), col(st, 1), sqlite3_column_int(st, 2), sqlite3_column_int64(st, 3), col(st, 5), col(st, 4));
+    sqlite3_int64 run_id = sqlite3_column_int64(st, 6);
+    printf("made by run %lld: %s (exit %d, %.1f s, peak RSS %lld KB)\n  in %s\n  $ %s\n", (long long)run_id,
+           col(st, 7), sqlite3_column_int(st, 9), sqlite3_column_double(st, 10), sqlite3_column_int64(st, 11),
+           col(st, 12), col(st, 8));
+    sqlite3_finalize(st);
+    printf("metrics:\n");
+    print_metrics(run_id, "  ");
+    st = prepare("SELECT input_path, input_sha256, input_artifact_id FROM lineage WHERE artifact_id = ?");
+    sqlite3_bind_int64(st, 1, id);
+    printf("inputs:\n");
+    while (sqlite3_step(st) == SQLITE_ROW)
+        printf("  %s  (sha256 %.12s…%s)\n", col(st, 0), col(st, 1),
+               sqlite3_column_type(st, 2) == SQLITE_NULL ? ", not made by a recorded run" : "");
+    sqlite3_finalize(st);
+}
+
+static void lineage(sqlite3_int64 id, const char *path, const char *kind, int depth) {
+    printf("%*s%s%s [%s]\n", 2 * depth, "", depth ? "<- " : "", path, kind);
+    if (depth > 64) return;
+    sqlite3_stmt *st = prepare("SELECT l.input_path, l.input_artifact_id, a.kind FROM lineage l"
+                               " LEFT JOIN artifacts a ON a.id = l.input_artifact_id WHERE l.artifact_id = ?"
+                               " ORDER BY l.rowid");
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) printf("%*s<- %s [input]\n", 2 * depth + 2, "", col(st, 0));
+        else lineage(sqlite3_column_int64(st, 1), col(st, 0), col(st, 2), depth + 1);
+    }
+    sqlite3_finalize(st);
+}
+
+static void cmd_lineage(const char *arg) {
+    sqlite3_int64 id = find_artifact(arg);
+    sqlite3_stmt *st = prepare("SELECT path, kind FROM artifacts WHERE id = ?");
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        char *path = xstrdup(col(st, 0)), *kind = xstrdup(col(st, 1));
+        sqlite3_finalize(st);
+        lineage(id, path, kind, 0);
+        free(path);
+        free(kind);
+    } else {
+        sqlite3_finalize(st);
+    }
+}
+
+int main(int argc, char **argv) {
+    const cli_option opts[] = {{NULL, 0, NULL, NULL, NULL, 0, 0}};
+    const cli_spec spec = {"catalog", "show the artifacts, runs and lineage recorded in a catalog",
+                           "[--catalog PATH] ls | runs | show ARTIFACT | lineage ARTIFACT",
+                           "probexpan catalog --catalog run/catalog.sqlite lineage run/report.mp",
+                           "inspect", opts};
+    int first = cli_parse(&spec, argc, argv);
+    int nargs = argc - first;
+    if (nargs < 1) die_usage("expected a subcommand: ls, runs, show ARTIFACT, lineage ARTIFACT");
+    const char *cmd = argv[first];
+    const char *env = getenv("PROBEXPAN_CATALOG");
+    db_path = cli_catalog ? cli_catalog : env && *env ? env : "catalog.sqlite";
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        die_input(db_path, NULL, "cannot open catalog: %s", sqlite3_errmsg(db));
+    sqlite3_busy_timeout(db, 30000);
+    int needs_arg = !strcmp(cmd, "show") || !strcmp(cmd, "lineage");
+    if (nargs != 1 + needs_arg) die_usage("'%s' takes %s", cmd, needs_arg ? "one ARTIFACT" : "no argument");
+    if (!strcmp(cmd, "ls")) cmd_ls();
+    else if (!strcmp(cmd, "runs")) cmd_runs();
+    else if (!strcmp(cmd, "show")) cmd_show(argv[first + 1]);
+    else if (!strcmp(cmd, "lineage")) cmd_lineage(argv[first + 1]);
+    else die_usage("unknown subcommand '%s'", cmd);
+    sqlite3_close(db);
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* inspect: print an artifact as JSON lines — the header first, then each payload
+ * object; row matrices as a summary line (shape and the first values of the first
+ * rows) unless --full, which prints every row as a JSON array. For jq pipelines. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "artifact.h"
+#include "cli.h"
+#include "error.h"
+#include "mpjson.h"
+
+static void print_row(const float *row, int64_t n) {
+    putchar('[');
+    for (int64_t j = 0; j < n; j++) {
+        if (j) putchar(',');
+        json_print_number(stdout, row[j]);
+    }
+    putchar(']');
+}
+
+int main(int argc, char **argv) {
+    int full = 0, header_only = 0;
+    const cli_option opts[] = {
+        {"full", OPT_FLAG, &full, NULL, "print every row of row matrices", 0, 0},
+        {"header", OPT_FLAG, &header_only, NULL, "print the header line only", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"inspect", "print an artifact as JSON lines (header, then payload objects)",
+                           "[options] ARTIFACT", "probexpan inspect run/dists-1.mp | jq -c 'select(.matrix)'",
+                           "catalog; every stage writes artifacts that inspect reads", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (argc - first != 1) die_usage("expected exactly one ARTIFACT (try --help)");
+    artifact_reader *r = artifact_open(argv[first], NULL, 1 << 30);
+    const artifact_header *h = artifact_hdr(r);
+    printf("{\"format\":\"probexpan\",\"kind\":");
+    json_print_string(stdout, h->kind, strlen(h->kind));
+    printf(",\"schema\":%lld,\"producer\":{\"name\":", (long long)h->schema);
+    json_print_string(stdout, h->producer, strlen(h->producer));
+    printf(",\"version\":");
+    json_print_string(stdout, h->producer_version, strlen(h->producer_version));
+    printf("},\"created\":");
+    json_print_string(stdout, h->created, strlen(h->created));
+    printf(",\"params\":");
+    mp_print_json(stdout, &h->params);
+    printf(",\"inputs\":");
+    mp_print_json(stdout, &h->inputs);
+    printf("}\n");
+    msgpack_object obj;
+    while (!header_only && artifact_next(r, &obj)) {
+        if (!artifact_is_matrix(&obj)) {
+            mp_print_json(stdout, &obj);
+            putchar('\n');
+            continue;
+        }
+        row_matrix m;
+        char *name = mp_get_str(r, &obj, "matrix");
+        artifact_matrix_rows(r, &obj, &m);
+        printf("{\"matrix\":");
+        json_print_string(stdout, name, strlen(name));
+        printf(",\"rows\":%lld,\"cols\":%lld", (long long)m.rows, (long long)m.cols);
+        if (full) {
+            printf("}\n");
+            for (int64_t i = 0; i < m.rows; i++) {
+                print_row(row_matrix_row(&m, i), m.cols);
+                putchar('\n');
+            }
+        } else {
+            printf(",\"head\":[");
+            for (int64_t i = 0; i < m.rows && i < 3; i++) {
+                if (i) putchar(',');
+                print_row(row_matrix_row(&m, i), m.cols < 8 ? m.cols : 8);
+            }
+            printf("]}\n");
+        }
+        free(name);
+    }
+    if (fflush(stdout)) die_errno("write error on stdout");
+    artifact_close(r);
+    return 0;
+}

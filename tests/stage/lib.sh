@@ -1,0 +1,26 @@
+# lib.sh: helpers for stage tests (sourced). Each check prints one
+# PASS:/FAIL:/SKIP: line that tests/run.sh counts.
+# Usage: source "$(dirname "$0")/lib.sh"; then expect_exit, expect_stderr, pass/fail/skip.
+set -u
+TEST_NAME=$(basename "$0" .sh)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/probexpan-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+SHARED=${PROBEXPAN_SHARED:-$PROBEXPAN_ROOT/../shared}
+export PROBEXPAN_CATALOG=$WORK/catalog.sqlite
+
+pass() { echo "PASS: $TEST_NAME/$1"; }
+fail() { echo "FAIL: $TEST_NAME/$1${2:+ ($2)}"; }
+skip() { echo "SKIP: $TEST_NAME/$1 (${2:-skipped})"; }
+need_shared() { [ -d "$SHARED/data" ]; }
+
+# expect_exit NAME CODE PATTERN cmd...: runs cmd, checks exit code and that
+# stderr matches the extended regex PATTERN (empty = no check).
+expect_exit() {
+    local name=$1 code=$2 pat=$3; shift 3
+    "$@" >"$WORK/out" 2>"$WORK/err"; local rc=$?
+    if [ "$rc" -ne "$code" ]; then fail "$name" "exit $rc, expected $code; stderr: $(tail -n 3 "$WORK/err" | tr '\n' ' ')"; return 1; fi
+    if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$WORK/err"; then fail "$name" "stderr lacks /$pat/: $(tail -n 3 "$WORK/err" | tr '\n' ' ')"; return 1; fi
+    pass "$name"
+}
+# check NAME cmd...: PASS when cmd succeeds.
+check() { local name=$1; shift; if "$@" >"$WORK/check.out" 2>&1; then pass "$name"; else fail "$name" "$(tail -n 3 "$WORK/check.out" | tr '\n' ' ')"; fi; }
