@@ -50,6 +50,7 @@ void sha256_init(sha256_ctx *c) {
 
 void sha256_update(sha256_ctx *c, const void *data, size_t n) {
     const uint8_t *p = data;
+    if (n == 0) return;
     c->length += n;
     if (c->fill) {
         size_t take = 64 - c->fill < n ? 64 - c->fill : n;
