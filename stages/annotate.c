@@ -1,0 +1,708 @@
+/* annotate: plain text + an entity list -> a dataset folder (DESIGN.md §2).
+ *
+ * Reads documents (files, folders, archives or stdin; one per file, or one per
+ * line with --lines), splits them into sentences and word tokens
+ * (sentence_split.h), finds entity mentions by longest match over token
+ * sequences (mention_matcher.h; aliases map to their entity), and writes
+ * entity2id.txt and sentences.json, optionally gt/ and query/ from member lists.
+ * Pass 1 streams the text and spools the sentences that have a mention to a
+ * temporary file while counting mentions; pass 2 drops the entities with fewer
+ * than --min-mentions mentions (and their mentions, and sentences left without
+ * one) and writes the final files. Everything is built in a temporary folder
+ * beside --out and renamed into place (or packed as .tar.gz) at the end, so a
+ * failure leaves no partial output. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "dataset.h"
+#include "error.h"
+#include "hashmap.h"
+#include "log.h"
+#include "mention_matcher.h"
+#include "rng.h"
+#include "sentence_split.h"
+#include "text_source.h"
+
+/* ---------------- options ---------------- */
+
+static const char *opt_entities, *opt_out, *opt_classes;
+static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_tokens = 150;
+static int opt_queries = 5, opt_seed_pool = 0;
+static long opt_seed = 1;
+
+/* ---------------- entities ---------------- */
+
+typedef struct {
+    char **name;       /* canonical name of entity i */
+    int64_t *eid;      /* given eid (entity2id input) or -1 */
+    int64_t *count;    /* mentions found in pass 1 */
+    int64_t *out_id;   /* id written, -1 when dropped */
+    int64_t n, cap;
+    mention_matcher *exact;  /* case-sensitive: duplicate detection (and matching by default) */
+    mention_matcher *folded; /* --ignore-case matching */
+    int64_t fold_conflicts;
+    char *fold_example;
+    int64_t *line;     /* line of entity i in the list (0 for entity2id input) */
+} entities;
+
+static entities E;
+
+static int64_t entity_new(const char *name, int64_t eid, int64_t line) {
+    if (E.n == E.cap) {
+        E.cap = E.cap * 2 + 1024;
+        E.name = xrealloc(E.name, sizeof *E.name * (size_t)E.cap);
+        E.eid = xrealloc(E.eid, sizeof *E.eid * (size_t)E.cap);
+        E.line = xrealloc(E.line, sizeof *E.line * (size_t)E.cap);
+    }
+    E.name[E.n] = xstrdup(name);
+    E.eid[E.n] = eid;
+    E.line[E.n] = line;
+    return E.n++;
+}
+
+/* Registers `name` (a name or alias) for entity idx; `where` names its origin. */
+static void add_name(const char *name, int64_t idx, const char *file, const char *where) {
+    char **tok;
+    int n = word_tokenize(name, &tok);
+    if (n == 0) { free(tok); die_input(file, where, "empty entity name"); }
+    if (idx > INT32_MAX) die_input(file, where, "too many entities (max %d)", INT32_MAX);
+    int32_t prev = matcher_add(E.exact, tok, n, (int32_t)idx);
+    if (prev >= 0) {
+        char first[48] = "";
+        if (E.line[prev]) snprintf(first, sizeof first, " (line %lld)", (long long)E.line[prev]);
+        die_input(file, where, "name \"%s\" already belongs to entity \"%s\"%s; a name may name one entity only",
+                  name, E.name[prev], first);
+    }
+    if (E.folded) {
+        prev = matcher_add(E.folded, tok, n, (int32_t)idx);
+        if (prev >= 0) {
+            if (!E.fold_conflicts++) E.fold_example = xasprintf("\"%s\" ~ \"%s\"", name, E.name[prev]);
+        }
+    }
+    free(tok);
+}
+
+/* Names list: name<TAB>alias<TAB>alias... per line. */
+typedef struct { char *buf; size_t len, cap; } linebuf;
+
+static void names_line(void *ctx, const char *doc, int64_t lineno, const char *text, size_t len, int eol) {
+    linebuf *lb = ctx;
+    if (lb->len + len + 1 > lb->cap) {
+        lb->cap = (lb->len + len + 1) * 2;
+        lb->buf = xrealloc(lb->buf, lb->cap);
+    }
+    memcpy(lb->buf + lb->len, text, len);
+    lb->len += len;
+    lb->buf[lb->len] = 0;
+    if (!eol) return;
+    char where[32];
+    snprintf(where, sizeof where, "line %lld", (long long)lineno);
+    int64_t idx = -1;
+    char *save = NULL;
+    for (char *f = strtok_r(lb->buf, "\t", &save); f; f = strtok_r(NULL, "\t", &save)) {
+        while (*f == ' ') f++;
+        size_t fl = strlen(f);
+        while (fl && f[fl - 1] == ' ') f[--fl] = 0;
+        if (!fl) continue;
+        if (idx < 0) idx = entity_new(f, -1, lineno);
+        add_name(f, idx, doc, where);
+    }
+    lb->len = 0;
+}
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* An entity2id.txt (by name), or a dataset folder or archive holding one. */
+static int entity2id_input(const char *path) {
+    char *copy = xstrdup(path);
+    int r = strcmp(basename(copy), "entity2id.txt") == 0;
+    free(copy);
+    return r || is_dir(path) || text_source_is_archive(path);
+}
+
+static void load_entities(const char *path) {
+    E.exact = matcher_new(0);
+    if (opt_ignore_case) E.folded = matcher_new(1);
+    if (entity2id_input(path)) {
+        char *copy = xstrdup(path), *root = xstrdup(path);
+        if (strcmp(basename(copy), "entity2id.txt") == 0) { free(root); root = xstrdup(dirname(copy)); }
+        entity_table t;
+        dataset_read_entities(root, &t);
+        for (int64_t i = 0; i < t.n; i++) {
+            int64_t idx = entity_new(t.name[i], t.eid[i], 0);
+            char where[48];
+            snprintf(where, sizeof where, "entity2id.txt line %lld", (long long)i + 1);
+            add_name(t.name[i], idx, root, where);
+        }
+        entity_table_free(&t);
+        free(copy);
+        free(root);
+    } else {
+        linebuf lb = {0};
+        text_sink sink = {&lb, NULL, names_line, NULL};
+        text_source_read(path, &sink);
+        free(lb.buf);
+    }
+    if (E.n == 0) die_input(path, NULL, "empty entity list (expected name[<TAB>alias...] per line, or entity2id.txt)");
+    if (E.fold_conflicts)
+        log_warn("%lld names differ from another entity's name only in case (e.g. %s); with --ignore-case the "
+                 "one listed first wins", (long long)E.fold_conflicts, E.fold_example);
+    E.count = xcalloc((size_t)E.n, sizeof *E.count);
+    E.out_id = xmalloc(sizeof *E.out_id * (size_t)E.n);
+}
+
+/* ---------------- output folder, temp files, cleanup ---------------- */
+
+/* Bad input can only show up while the inputs are read (entities, class lists,
+ * pass 1); until then the only file written is the spool, registered with
+ * tempfile_register() so die*() removes it. The output folder is built after
+ * that; its I/O errors go through die_out(), which removes it first (exit 1). */
+static char *tmp_dir, *tmp_archive;
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st; (void)flag; (void)ftw;
+    return remove(p);
+}
+static void rm_tree(const char *p) { nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die_out(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
+    va_end(ap);
+    if (tmp_dir) rm_tree(tmp_dir);
+    if (tmp_archive) unlink(tmp_archive);
+    die("%s", msg ? msg : "cannot write the output");
+}
+
+static int is_archive_out(const char *p) {
+    size_t n = strlen(p);
+    return (n > 7 && strcmp(p + n - 7, ".tar.gz") == 0) || (n > 4 && strcmp(p + n - 4, ".tgz") == 0);
+}
+
+static char *parent_dir(const char *p) {
+    char *c = xstrdup(p), *d = xstrdup(dirname(c));
+    free(c);
+    return d;
+}
+
+static FILE *open_out(const char *rel) {
+    char *p = xasprintf("%s/%s", tmp_dir, rel);
+    FILE *f = fopen(p, "w");
+    if (!f) die_out("cannot create %s: %s", p, strerror(errno));
+    free(p);
+    return f;
+}
+
+static void close_out(FILE *f, const char *rel) {
+    if (ferror(f) | fclose(f)) die_out("cannot write %s/%s: %s", tmp_dir, rel, strerror(errno));
+}
+
+/* ---------------- pass 1: text -> candidate sentences ---------------- */
+
+typedef struct {
+    splitter *sp;
+    FILE *spool;
+    char *article;         /* current articleId */
+    char idbuf[4096];      /* --ids: the id being read */
+    size_t idlen;
+    int in_id, id_overflow;
+    int64_t docs, sentences, with_mention, mentions;
+    size_t line_len;       /* --lines: bytes of text in the current line */
+    progress prog;
+} pass1;
+
+static void on_sentence(void *ctx, char **tok, int n) {
+    pass1 *p = ctx;
+    p->sentences++;
+    json_t *ms = NULL;
+    for (int i = 0; i < n;) {
+        int32_t v;
+        int len = matcher_longest(E.folded ? E.folded : E.exact, tok, n, i, &v);
+        if (!len) { i++; continue; }
+        if (!ms) ms = json_array();
+        size_t tl = 0;
+        for (int k = i; k < i + len; k++) tl += strlen(tok[k]) + 1;
+        char *text = xmalloc(tl), *q = text;
+        for (int k = i; k < i + len; k++) q = stpcpy(q, tok[k]), *q++ = ' ';
+        q[-1] = 0;
+        json_t *m = json_object();
+        json_object_set_new(m, "start", json_integer(i));
+        json_object_set_new(m, "end", json_integer(i + len - 1));
+        json_object_set_new(m, "entityId", json_integer(v));
+        json_object_set_new(m, "text", json_string(text));
+        json_array_append_new(ms, m);
+        free(text);
+        E.count[v]++;
+        p->mentions++;
+        i += len;
+    }
+    if (!ms) return;
+    p->with_mention++;
+    json_t *o = json_object(), *toks = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(toks, json_string(tok[i]));
+    json_object_set_new(o, "articleId", json_string(p->article));
+    json_object_set_new(o, "sentId", json_integer(p->with_mention - 1));
+    json_object_set_new(o, "tokens", toks);
+    json_object_set_new(o, "entityMentions", ms);
+    if (json_dumpf(o, p->spool, JSON_PRESERVE_ORDER | JSON_COMPACT) != 0 || fputc('\n', p->spool) == EOF)
+        die_errno("cannot write the sentence spool");
+    json_decref(o);
+}
+
+static void on_begin(void *ctx, const char *doc) {
+    pass1 *p = ctx;
+    if (opt_lines) return;
+    free(p->article);
+    p->article = xstrdup(doc);
+    p->docs++;
+    progress_update(&p->prog, p->docs);
+}
+
+static void on_line(void *ctx, const char *doc, int64_t lineno, const char *text, size_t len, int eol) {
+    pass1 *p = ctx;
+    if (!opt_lines) {
+        splitter_feed(p->sp, text, len);
+        if (eol) splitter_feed(p->sp, "\n", 1);
+        return;
+    }
+    if (opt_ids && p->in_id) {
+        const char *tab = memchr(text, '\t', len);
+        size_t take = tab ? (size_t)(tab - text) : len;
+        if (p->idlen + take >= sizeof p->idbuf) p->id_overflow = 1;
+        else memcpy(p->idbuf + p->idlen, text, take), p->idlen += take;
+        char where[32];
+        snprintf(where, sizeof where, "line %lld", (long long)lineno);
+        if (!tab && eol) {
+            if (!len && !p->idlen) { p->in_id = 1; return; } /* blank line */
+            die_input(doc, where, "expected ID<TAB>text (--ids), found no tab");
+        }
+        if (!tab) return;
+        if (p->id_overflow) die_input(doc, where, "document id longer than %zu bytes", sizeof p->idbuf - 1);
+        p->idbuf[p->idlen] = 0;
+        free(p->article);
+        p->article = xstrdup(p->idbuf);
+        p->in_id = 0;
+        text = tab + 1;
+        len -= take + 1;
+    } else if (!opt_ids && p->in_id) {
+        free(p->article);
+        p->article = xasprintf("%s:%lld", doc, (long long)lineno);
+        p->in_id = 0;
+    }
+    splitter_feed(p->sp, text, len);
+    p->line_len += len;
+    if (eol) {
+        splitter_end_document(p->sp);
+        if (p->line_len) p->docs++; /* a blank line is no document */
+        p->line_len = 0;
+        p->in_id = 1;
+        p->idlen = 0;
+        p->id_overflow = 0;
+        if ((p->docs & 1023) == 0) progress_update(&p->prog, p->docs);
+    }
+}
+
+static void on_end(void *ctx, const char *doc) {
+    (void)doc;
+    pass1 *p = ctx;
+    if (!opt_lines) splitter_end_document(p->sp);
+}
+
+/* ---------------- pass 2: filter and write sentences.json ---------------- */
+
+static int64_t assign_ids(int64_t *dropped) {
+    int64_t kept = 0;
+    for (int64_t i = 0; i < E.n; i++) {
+        E.out_id[i] = -1;
+        if (E.count[i] < opt_min_mentions) continue;
+        E.out_id[i] = E.eid[i] >= 0 ? E.eid[i] : kept;
+        kept++;
+    }
+    *dropped = E.n - kept;
+    return kept;
+}
+
+static void write_sentences(const char *spool_path, int64_t *sentences, int64_t *mentions) {
+    FILE *in = fopen(spool_path, "r");
+    if (!in) die_out("cannot reopen %s: %s", spool_path, strerror(errno));
+    FILE *out = open_out("sentences.json");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int64_t kept = 0, nm = 0;
+    while ((len = getline(&line, &cap, in)) > 0) {
+        json_error_t err;
+        json_t *o = json_loadb(line, (size_t)len, 0, &err);
+        if (!o) die_out("%s: corrupt spool line: %s", spool_path, err.text);
+        json_t *ms = json_object_get(o, "entityMentions"), *keep = json_array();
+        size_t i;
+        json_t *m;
+        json_array_foreach(ms, i, m) {
+            int64_t idx = json_integer_value(json_object_get(m, "entityId"));
+            if (E.out_id[idx] < 0) continue;
+            json_object_set_new(m, "entityId", json_integer(E.out_id[idx]));
+            json_array_append(keep, m);
+        }
+        if (json_array_size(keep)) {
+            json_object_set_new(o, "sentId", json_integer(kept++));
+            json_object_set(o, "entityMentions", keep);
+            nm += (int64_t)json_array_size(keep);
+            if (json_dumpf(o, out, JSON_PRESERVE_ORDER) != 0 || fputc('\n', out) == EOF)
+                die_out("cannot write sentences.json: %s", strerror(errno));
+        }
+        json_decref(keep);
+        json_decref(o);
+    }
+    if (ferror(in)) die_out("cannot read %s: %s", spool_path, strerror(errno));
+    free(line);
+    fclose(in);
+    close_out(out, "sentences.json");
+    *sentences = kept;
+    *mentions = nm;
+}
+
+static int cmp_by_out_id(const void *a, const void *b) {
+    int64_t x = E.out_id[*(const int64_t *)a], y = E.out_id[*(const int64_t *)b];
+    return (x > y) - (x < y);
+}
+
+static void write_entity2id(int64_t kept) {
+    int64_t *order = xmalloc(sizeof *order * (size_t)(kept ? kept : 1)), k = 0;
+    for (int64_t i = 0; i < E.n; i++)
+        if (E.out_id[i] >= 0) order[k++] = i;
+    qsort(order, (size_t)k, sizeof *order, cmp_by_out_id);
+    FILE *f = open_out("entity2id.txt");
+    for (int64_t j = 0; j < k; j++) fprintf(f, "%s\t%lld\n", E.name[order[j]], (long long)E.out_id[order[j]]);
+    close_out(f, "entity2id.txt");
+    free(order);
+}
+
+/* ---------------- classes: gt/ and query/ ---------------- */
+
+/* A member list, resolved to entity indices when it is read (before pass 1). */
+typedef struct {
+    char *name;
+    int64_t *members;  /* entity indices, distinct, in file order */
+    int64_t n, cap, unknown;
+} class_list;
+
+static class_list *classes;
+static int nclasses;
+static unsigned char *seen; /* per entity: already a member of the class being read */
+
+static void class_line(void *ctx, const char *doc, int64_t lineno, const char *text, size_t len, int eol) {
+    (void)doc;
+    (void)lineno;
+    (void)eol; /* member names are short: a 64 KiB piece is a whole line */
+    class_list *c = ctx;
+    const char *tab = memchr(text, '\t', len);
+    char *name = xasprintf("%.*s", (int)(tab ? (size_t)(tab - text) : len), text);
+    char **tok;
+    int n = word_tokenize(name, &tok);
+    if (n) {
+        int32_t v = matcher_get(E.folded ? E.folded : E.exact, tok, n);
+        if (v < 0) c->unknown++;
+        else if (!seen[v]) {
+            seen[v] = 1;
+            if (c->n == c->cap) {
+                c->cap = c->cap * 2 + 64;
+                c->members = xrealloc(c->members, sizeof *c->members * (size_t)c->cap);
+            }
+            c->members[c->n++] = v;
+        }
+    }
+    free(tok);
+    free(name);
+}
+
+static void load_classes(const char *dir) {
+    char **names;
+    int64_t n = text_source_list_folder(dir, ".txt", &names);
+    if (n < 0) die_input(dir, NULL, "cannot open the classes folder: %s", strerror(errno));
+    if (!n) die_input(dir, NULL, "no <class>.txt member lists in the classes folder");
+    classes = xcalloc((size_t)n, sizeof *classes);
+    seen = xcalloc((size_t)E.n, 1);
+    for (int64_t i = 0; i < n; i++) {
+        class_list *c = &classes[nclasses++];
+        char *path = xasprintf("%s/%s", dir, names[i]);
+        names[i][strlen(names[i]) - 4] = 0;
+        c->name = names[i];
+        text_sink sink = {c, NULL, class_line, NULL};
+        text_source_read(path, &sink);
+        for (int64_t k = 0; k < c->n; k++) seen[c->members[k]] = 0;
+        free(path);
+    }
+    free(names);
+    free(seen);
+}
+
+static int cmp_by_count(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    if (E.count[x] != E.count[y]) return E.count[x] < E.count[y] ? 1 : -1;
+    return (E.out_id[x] > E.out_id[y]) - (E.out_id[x] < E.out_id[y]);
+}
+
+/* Draws --queries seed sets of 3 from the most-mentioned members (sorted by count). */
+static void write_queries(const class_list *c, const int64_t *members, int64_t n) {
+    int64_t pool = opt_seed_pool > 0 ? opt_seed_pool : (n + 2) / 3;
+    if (opt_seed_pool <= 0 && pool < 15) pool = 15;
+    if (pool > n) pool = n;
+    rng_t r;
+    rng_seed(&r, (uint64_t)opt_seed ^ hash_bytes(c->name, strlen(c->name)));
+    int64_t *perm = xmalloc(sizeof *perm * (size_t)pool), used = pool;
+    char *rel = xasprintf("query/%s.txt", c->name);
+    FILE *f = open_out(rel);
+    for (int q = 0; q < opt_queries; q++) {
+        if (used + 3 > pool) { /* a fresh permutation: no seed repeats before the pool is used up */
+            for (int64_t i = 0; i < pool; i++) perm[i] = i;
+            rng_shuffle_i64(&r, perm, pool);
+            used = 0;
+        }
+        for (int k = 0; k < 3; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)E.out_id[members[perm[used++]]]);
+        fputc('\n', f);
+    }
+    close_out(f, rel);
+    free(rel);
+    free(perm);
+}
+
+/* Writes gt/<class>.txt (and query/) for the members kept; returns 1, or 0 when
+ * fewer than 3 are left (class skipped with a warning). */
+static int write_class(const class_list *c) {
+    int64_t *m = xmalloc(sizeof *m * (size_t)(c->n + 1)), n = 0;
+    for (int64_t i = 0; i < c->n; i++)
+        if (E.out_id[c->members[i]] >= 0) m[n++] = c->members[i];
+    int64_t rare = c->n - n;
+    if (n < 3) {
+        log_warn("class %s: %lld member(s) in the data (%lld unknown names, %lld below --min-mentions); "
+                 "at least 3 are needed, class skipped", c->name, (long long)n, (long long)c->unknown, (long long)rare);
+        free(m);
+        return 0;
+    }
+    qsort(m, (size_t)n, sizeof *m, cmp_by_out_id);
+    char *rel = xasprintf("gt/%s.txt", c->name);
+    FILE *f = open_out(rel);
+    for (int64_t i = 0; i < n; i++) fprintf(f, "%lld\t%s\t1\n", (long long)E.out_id[m[i]], E.name[m[i]]);
+    close_out(f, rel);
+    free(rel);
+    if (opt_queries > 0) {
+        qsort(m, (size_t)n, sizeof *m, cmp_by_count);
+        write_queries(c, m, n);
+    }
+    log_info("class %s: %lld members (%lld unknown names, %lld below --min-mentions)", c->name, (long long)n,
+             (long long)c->unknown, (long long)rare);
+    free(m);
+    return 1;
+}
+
+static int write_classes(void) {
+    char *gt = xasprintf("%s/gt", tmp_dir), *qd = xasprintf("%s/query", tmp_dir);
+    if (mkdir(gt, 0777) || (opt_queries > 0 && mkdir(qd, 0777))) die_out("cannot create %s: %s", gt, strerror(errno));
+    free(gt);
+    free(qd);
+    int written = 0;
+    for (int i = 0; i < nclasses; i++) {
+        written += write_class(&classes[i]);
+        free(classes[i].name);
+        free(classes[i].members);
+    }
+    free(classes);
+    return written;
+}
+
+/* ---------------- commit ---------------- */
+
+static void add_file_to_archive(struct archive *a, const char *top, const char *rel) {
+    char *p = xasprintf("%s/%s", tmp_dir, rel);
+    FILE *f = fopen(p, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st)) die_out("cannot read %s: %s", p, strerror(errno));
+    struct archive_entry *e = archive_entry_new();
+    char *name = xasprintf("%s/%s", top, rel);
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, st.st_size);
+    archive_entry_set_mtime(e, st.st_mtime, 0);
+    if (archive_write_header(a, e) != ARCHIVE_OK) die_out("cannot write the archive: %s", archive_error_string(a));
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        if (archive_write_data(a, buf, got) < 0) die_out("cannot write the archive: %s", archive_error_string(a));
+    fclose(f);
+    archive_entry_free(e);
+    free(name);
+    free(p);
+}
+
+static void add_folder_to_archive(struct archive *a, const char *top, const char *sub) {
+    char *p = xasprintf("%s/%s", tmp_dir, sub), **names;
+    int64_t n = text_source_list_folder(p, NULL, &names); /* -1: not written (no --classes) */
+    free(p);
+    for (int64_t i = 0; i < n; i++) {
+        char *rel = xasprintf("%s/%s", sub, names[i]);
+        add_file_to_archive(a, top, rel);
+        free(rel);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Packs the temporary folder as OUT (.tar.gz, one top folder named after it). */
+static void commit_archive(const char *out) {
+    char *copy = xstrdup(out), *top = xstrdup(basename(copy));
+    size_t tl = strlen(top);
+    top[tl - (strcmp(top + tl - 4, ".tgz") == 0 ? 4 : 7)] = 0;
+    char *dir = parent_dir(out);
+    tmp_archive = xasprintf("%s/.%s.tmp-XXXXXX", dir, top);
+    int fd = mkstemp(tmp_archive);
+    if (fd < 0) die_out("cannot create a temporary file in %s: %s", dir, strerror(errno));
+    struct archive *a = archive_write_new();
+    archive_write_add_filter_gzip(a);
+    archive_write_set_format_pax_restricted(a);
+    if (archive_write_open_fd(a, fd) != ARCHIVE_OK) die_out("cannot write %s: %s", tmp_archive, archive_error_string(a));
+    add_file_to_archive(a, top, "entity2id.txt");
+    add_file_to_archive(a, top, "sentences.json");
+    add_folder_to_archive(a, top, "gt");
+    add_folder_to_archive(a, top, "query");
+    if (archive_write_close(a) != ARCHIVE_OK) die_out("cannot write %s: %s", tmp_archive, archive_error_string(a));
+    archive_write_free(a);
+    if (fchmod(fd, 0644) || fsync(fd) || close(fd)) die_out("cannot write %s: %s", tmp_archive, strerror(errno));
+    if (rename(tmp_archive, out)) die_out("cannot rename %s to %s: %s", tmp_archive, out, strerror(errno));
+    free(tmp_archive);
+    tmp_archive = NULL;
+    rm_tree(tmp_dir);
+    free(copy);
+    free(top);
+    free(dir);
+}
+
+/* Renames the temporary folder to OUT (an existing folder is replaced). */
+static void commit_folder(const char *out) {
+    struct stat st;
+    char *old = NULL;
+    if (lstat(out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) die_out("--out %s exists and is not a folder", out);
+        old = xasprintf("%s.old", tmp_dir);
+        if (rename(out, old)) die_out("cannot move the old %s aside: %s", out, strerror(errno));
+    }
+    if (chmod(tmp_dir, 0755) || rename(tmp_dir, out)) {
+        int err = errno;
+        if (old && rename(old, out)) log_warn("the previous %s is left at %s", out, old);
+        die_out("cannot rename %s to %s: %s", tmp_dir, out, strerror(err));
+    }
+    if (old) rm_tree(old);
+    free(old);
+}
+
+/* ---------------- main ---------------- */
+
+int main(int argc, char **argv) {
+    const cli_option opts[] = {
+        {"entities", OPT_STRING, &opt_entities, "FILE",
+         "entity list: name[<TAB>alias...] per line, or an entity2id.txt (or a dataset folder/archive holding one)", 0, 0},
+        {"out", OPT_STRING, &opt_out, "PATH", "output dataset folder, or an archive ending in .tar.gz/.tgz", 0, 0},
+        {"lines", OPT_FLAG, &opt_lines, NULL, "one document per line (else one per file)", 0, 0},
+        {"ids", OPT_FLAG, &opt_ids, NULL, "with --lines: each line is ID<TAB>text, ID becomes the articleId", 0, 0},
+        {"ignore-case", OPT_FLAG, &opt_ignore_case, NULL, "match names regardless of case (Unicode case folding)", 0, 0},
+        {"min-mentions", OPT_INT, &opt_min_mentions, "N", "drop entities with fewer mentions (and their mentions)", 0, 1e9},
+        {"max-tokens", OPT_INT, &opt_max_tokens, "N", "drop sentences with more tokens", 1, 100000},
+        {"classes", OPT_STRING, &opt_classes, "DIR", "folder of <class>.txt member lists (one name per line) -> gt/, query/", 0, 0},
+        {"queries", OPT_INT, &opt_queries, "N", "with --classes: seed sets of 3 per class", 0, 10000},
+        {"seed-pool", OPT_INT, &opt_seed_pool, "N", "seeds come from the N most-mentioned members (0 = a third, at least 15)", 0, 1e9},
+        {"seed", OPT_LONG, &opt_seed, "N", "random seed for the queries", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {
+        "annotate", "plain text + entity list -> dataset folder (entity2id.txt, sentences.json, gt/, query/)",
+        "[options] --entities FILE --out PATH [TEXT...]   (TEXT: files, folders, archives; none or - = stdin)",
+        "annotate --lines --entities names.tsv --classes classes/ --min-mentions 3 --out mydata corpus.txt",
+        "tokenize (next step), examples/wordnet/build.sh", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (!opt_entities) die_usage("--entities is required (try 'annotate --help')");
+    if (!opt_out) die_usage("--out is required (try 'annotate --help')");
+    if (opt_ids && !opt_lines) die_usage("--ids needs --lines");
+    char *out_parent = parent_dir(opt_out);
+    if (!is_dir(out_parent)) die_usage("--out: folder %s does not exist", out_parent);
+    struct stat st;
+    if (!is_archive_out(opt_out) && lstat(opt_out, &st) == 0 && !S_ISDIR(st.st_mode))
+        die_usage("--out %s exists and is not a folder", opt_out);
+    run_begin(out_parent);
+    char num[32];
+    snprintf(num, sizeof num, "%d", opt_min_mentions);
+    run_param("min_mentions", num);
+    snprintf(num, sizeof num, "%d", opt_max_tokens);
+    run_param("max_tokens", num);
+
+    load_entities(opt_entities);
+    if (opt_classes) load_classes(opt_classes);
+
+    /* pass 1: the spool is the only file until every input has been read */
+    char *copy = xstrdup(opt_out), *base = basename(copy);
+    char *spool_path = xasprintf("%s/.%s.spool-XXXXXX", out_parent, base);
+    int fd = mkstemp(spool_path);
+    if (fd < 0) die_errno("cannot create a temporary file in %s", out_parent);
+    tempfile_register(spool_path);
+    pass1 p = {0};
+    p.in_id = 1;
+    p.spool = fdopen(fd, "w");
+    if (!p.spool) die_errno("cannot open %s", spool_path);
+    p.sp = splitter_new(opt_max_tokens, on_sentence, &p);
+    progress_start(&p.prog, "reading", "documents", 0);
+    text_sink sink = {&p, on_begin, on_line, on_end};
+    if (first >= argc) text_source_read("-", &sink);
+    for (int i = first; i < argc; i++) text_source_read(argv[i], &sink);
+    progress_end(&p.prog);
+    if (ferror(p.spool) | fclose(p.spool)) die_errno("cannot write %s", spool_path);
+    int64_t overlong = splitter_overlong(p.sp);
+    splitter_free(p.sp);
+
+    /* pass 2: the output folder */
+    tmp_dir = xasprintf("%s/.%s.tmp-XXXXXX", out_parent, base);
+    if (!mkdtemp(tmp_dir)) die_errno("cannot create a temporary folder in %s", out_parent);
+    int64_t dropped, kept = assign_ids(&dropped), sentences, mentions;
+    write_sentences(spool_path, &sentences, &mentions);
+    unlink(spool_path);
+    tempfile_unregister(spool_path);
+    write_entity2id(kept);
+    int nclass = opt_classes ? write_classes() : 0;
+    if (is_archive_out(opt_out)) commit_archive(opt_out);
+    else commit_folder(opt_out);
+
+    char a[32], b[32], c[32], d[32], e2[32], f[32];
+    log_info("%s sentences read, %s with a mention, %s over --max-tokens %d", fmt_count(a, p.sentences + overlong),
+             fmt_count(b, p.with_mention), fmt_count(c, overlong), opt_max_tokens);
+    run_metric("documents", (double)p.docs);
+    run_metric("sentences", (double)sentences);
+    run_metric("mentions", (double)mentions);
+    run_metric("entities_kept", (double)kept);
+    run_metric("entities_dropped", (double)dropped);
+    run_metric("classes", nclass);
+    snprintf(f, sizeof f, ", %d classes", nclass);
+    log_done("%s documents, %s sentences kept, %s mentions, %s entities kept, %s dropped (< %d mentions)%s",
+             fmt_count(a, p.docs), fmt_count(b, sentences), fmt_count(c, mentions), fmt_count(d, kept),
+             fmt_count(e2, dropped), opt_min_mentions, opt_classes ? f : "");
+    free(p.article);
+    free(spool_path);
+    free(copy);
+    free(out_parent);
+    free(tmp_dir);
+    return 0;
+}
