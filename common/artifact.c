@@ -178,7 +178,7 @@ void file_sha256_hex(const char *path, char out[65]) {
 void artifact_add_input(artifact_writer *w, const char *path) {
     if (w->header_written) die("internal: artifact %s: input added after the header", w->path);
     char sha[65];
-    file_sha256_hex(path, sha);
+    if (!catalog_known_sha256(path, sha)) file_sha256_hex(path, sha);
     w->input_path = xrealloc(w->input_path, sizeof(char *) * (size_t)(w->ninputs + 1));
     w->input_kind = xrealloc(w->input_kind, sizeof(char *) * (size_t)(w->ninputs + 1));
     w->input_sha = xrealloc(w->input_sha, sizeof(char *) * (size_t)(w->ninputs + 1));

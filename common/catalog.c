@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 typedef struct { char *key, *text; double value; int is_text; } kv;
 typedef struct {
     char *path, *kind, *sha256, *created;
+    long long mtime_ns;
     int schema;
     unsigned long long bytes;
     int ninputs;
@@ -42,7 +44,7 @@ static const char *SCHEMA_SQL =
     "CREATE TABLE IF NOT EXISTS run_params(run_id INTEGER REFERENCES runs(id), key TEXT, value TEXT);"
     "CREATE TABLE IF NOT EXISTS metrics(run_id INTEGER REFERENCES runs(id), key TEXT, value REAL, text TEXT);"
     "CREATE TABLE IF NOT EXISTS artifacts(id INTEGER PRIMARY KEY, path TEXT NOT NULL, kind TEXT, schema INTEGER,"
-    " bytes INTEGER, sha256 TEXT, created TEXT, run_id INTEGER REFERENCES runs(id));"
+    " bytes INTEGER, sha256 TEXT, created TEXT, run_id INTEGER REFERENCES runs(id), mtime_ns INTEGER);"
     "CREATE TABLE IF NOT EXISTS lineage(artifact_id INTEGER REFERENCES artifacts(id), input_path TEXT,"
     " input_sha256 TEXT, input_artifact_id INTEGER);"
     "CREATE INDEX IF NOT EXISTS artifacts_path ON artifacts(path);"
@@ -80,7 +82,9 @@ void run_add_output(const char *path, const char *kind, int schema, unsigned lon
                     const char *created, int ninputs, char *const *input_paths, char *const *input_sha256) {
     run.outputs = xrealloc(run.outputs, sizeof(output_rec) * (size_t)(run.noutputs + 1));
     output_rec *o = &run.outputs[run.noutputs++];
-    *o = (output_rec){xstrdup(path), xstrdup(kind), xstrdup(sha256), xstrdup(created), schema, bytes, ninputs,
+    struct stat st;
+    long long mtime = stat(path, &st) == 0 ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : -1;
+    *o = (output_rec){xstrdup(path), xstrdup(kind), xstrdup(sha256), xstrdup(created), mtime, schema, bytes, ninputs,
                       xcalloc((size_t)ninputs + 1, sizeof(char *)), xcalloc((size_t)ninputs + 1, sizeof(char *))};
     for (int i = 0; i < ninputs; i++) {
         char *real = realpath(input_paths[i], NULL);
@@ -107,6 +111,45 @@ const char *catalog_path(void) {
         free(dir);
     }
     return run.db_path;
+}
+
+int catalog_known_sha256(const char *path, char out[65]) {
+    struct stat st;
+    char *real = realpath(path, NULL);
+    if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(real);
+        return 0;
+    }
+    /* the explicit catalog, else the one beside the input (where its writer recorded it) */
+    const char *env = getenv("PROBEXPAN_CATALOG");
+    char *db_path;
+    if (cli_catalog) db_path = xstrdup(cli_catalog);
+    else if (env && *env) db_path = xstrdup(env);
+    else {
+        char *copy = xstrdup(real);
+        db_path = xasprintf("%s/catalog.sqlite", dirname(copy));
+        free(copy);
+    }
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int found = 0;
+    if (access(db_path, R_OK) == 0 && sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_busy_timeout(db, 30000) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT sha256 FROM artifacts WHERE path = ? AND bytes = ? AND mtime_ns = ?"
+                               " ORDER BY id DESC LIMIT 1", -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(q, 1, real, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 2, (sqlite3_int64)st.st_size);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
+        if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_bytes(q, 0) == 64) {
+            memcpy(out, sqlite3_column_text(q, 0), 65);
+            found = 1;
+        }
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    free(db_path);
+    free(real);
+    return found;
 }
 
 static int exec_step(sqlite3_stmt *st) {
@@ -167,8 +210,8 @@ static int write_run(sqlite3 *db, int status) {
     if (rc) goto fail;
 
     sqlite3_stmt *ins_art, *ins_lin;
-    rc = sqlite3_prepare_v2(db, "INSERT INTO artifacts(path,kind,schema,bytes,sha256,created,run_id)"
-                                " VALUES(?,?,?,?,?,?,?)", -1, &ins_art, NULL);
+    rc = sqlite3_prepare_v2(db, "INSERT INTO artifacts(path,kind,schema,bytes,sha256,created,run_id,mtime_ns)"
+                                " VALUES(?,?,?,?,?,?,?,?)", -1, &ins_art, NULL);
     if (rc) goto fail;
     rc = sqlite3_prepare_v2(db, "INSERT INTO lineage(artifact_id,input_path,input_sha256,input_artifact_id)"
                                 " VALUES(?,?,?,(SELECT id FROM artifacts WHERE path=?2 AND sha256=?3"
@@ -183,6 +226,7 @@ static int write_run(sqlite3 *db, int status) {
         sqlite3_bind_text(ins_art, 5, o->sha256, -1, SQLITE_STATIC);
         sqlite3_bind_text(ins_art, 6, o->created, -1, SQLITE_STATIC);
         sqlite3_bind_int64(ins_art, 7, run_id);
+        sqlite3_bind_int64(ins_art, 8, o->mtime_ns);
         rc = exec_step(ins_art);
         sqlite3_int64 art_id = sqlite3_last_insert_rowid(db);
         for (int k = 0; k < o->ninputs && !rc; k++) {

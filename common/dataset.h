@@ -3,8 +3,10 @@
  *
  * Member names are relative to the dataset root: an archive with one top folder
  * ("mini-ese/entity2id.txt") is seen as "entity2id.txt". Lines are delivered
- * without the trailing newline (CRLF tolerated), with 1-based line numbers, so
- * callers can report "FILE:MEMBER:LINE". */
+ * without the trailing newline (CRLF and a leading UTF-8 BOM tolerated), with
+ * 1-based line numbers, so callers can report "FILE:MEMBER:LINE". An archive
+ * member matches at the root or below exactly one top folder; matches under two
+ * different roots die (ambiguous). Reads are not reentrant: one thread at a time. */
 #ifndef PROBEXPAN_DATASET_H
 #define PROBEXPAN_DATASET_H
 

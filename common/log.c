@@ -80,18 +80,21 @@ static void progress_draw(progress *p, int final) {
     fprintf(stderr, "%s%s: %s: %s", tty ? "\r" : "", pe_progname, p->label, fmt_count(a, p->done));
     if (p->total > 0) {
         double frac = (double)p->done / p->total;
+        fprintf(stderr, "/%s %s ", fmt_count(b, p->total), p->unit);
         if (tty) {
             int w = 24, f = (int)(frac * w);
-            fprintf(stderr, "/%s [", fmt_count(b, p->total));
+            fputc('[', stderr);
             for (int i = 0; i < w; i++) fputc(i < f ? '#' : '.', stderr);
             fputc(']', stderr);
         } else {
-            fprintf(stderr, "/%s (%.0f%%)", fmt_count(b, p->total), 100 * frac);
+            fprintf(stderr, "(%.0f%%)", 100 * frac);
         }
-        if (!final && rate > 0) fprintf(stderr, " ETA %.0f s", (p->total - p->done) / rate);
+    } else {
+        fprintf(stderr, " %s", p->unit);
     }
-    fprintf(stderr, " %s, %.1f %s/s%s%s%s", p->unit, rate, p->unit, p->extra[0] ? ", " : "", p->extra,
-            tty ? "\033[K" : "");
+    fprintf(stderr, ", %.1f %s/s", rate, p->unit);
+    if (p->total > 0 && !final && rate > 0) fprintf(stderr, ", ETA %.0f s", (p->total - p->done) / rate);
+    fprintf(stderr, "%s%s%s", p->extra[0] ? ", " : "", p->extra, tty ? "\033[K" : "");
     if (!tty || final) fputc('\n', stderr);
     p->last_print = now_seconds();
 }

@@ -16,7 +16,8 @@ start=$(date +%s)
 run_one() { # name, command...
     local name=$1; shift
     local out rc
-    out=$("$@" 2>"$log.err"); rc=$?
+    out=$(timeout "${TEST_TIMEOUT:-600}" "$@" 2>"$log.err"); rc=$?
+    [ $rc -eq 124 ] && echo "FAIL: $name (timed out after ${TEST_TIMEOUT:-600} s)"
     printf '%s\n' "$out"
     if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' <<<"$out"; then
         echo "FAIL: $name (exit $rc without a FAIL line)"

@@ -1,0 +1,289 @@
+/* evaluate: MAP@K of expanded or re-ranked lists against a dataset's gt/
+ * (DESIGN.md §3 Evaluation). Seeds are removed from each list; AP@K per query
+ * for K = 10, 20, 50, 100; MAP per class and overall (mean over queries). One
+ * input prints a per-class table; several inputs print one side-by-side table
+ * (rows: runs, columns: MAP@10/20/50 per dataset) so ablations compare in one
+ * command. A `report` artifact (--out) keeps every number; --json prints it. */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "apk.h"
+#include "catalog.h"
+#include "cli.h"
+#include "dataset.h"
+#include "error.h"
+#include "expansions.h"
+#include "log.h"
+#include "mpjson.h"
+
+#define REPORT_KIND "report"
+#define REPORT_SCHEMA 1
+#define NK 4
+static const int KS[NK] = {10, 20, 50, 100};
+
+typedef struct {
+    char *label, *path, *gt_path, *dataset;
+    expansion_set es;
+    double (*ap)[NK];      /* per query */
+    int nclass;
+    char **class_name;
+    int *class_queries;
+    double (*class_map)[NK];
+    double overall[NK];
+} run_result;
+
+/* "runs/wiki.tar.gz" -> "wiki"; "data/mini-ese/" -> "mini-ese". */
+static char *dataset_label(const char *path) {
+    char *copy = xstrdup(path);
+    size_t n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/') copy[--n] = 0;
+    char *base = xstrdup(basename(copy));
+    free(copy);
+    static const char *exts[] = {".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar", ".zip"};
+    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
+        size_t b = strlen(base), e = strlen(exts[i]);
+        if (b > e && !strcmp(base + b - e, exts[i])) {
+            base[b - e] = 0;
+            break;
+        }
+    }
+    return base;
+}
+
+static void evaluate_run(run_result *rr) {
+    gt_set gs;
+    dataset_read_gt(rr->gt_path, &gs);
+    intmap *members = xcalloc((size_t)gs.n, sizeof *members);
+    for (int c = 0; c < gs.n; c++) {
+        intmap_init(&members[c]);
+        for (int64_t i = 0; i < gs.c[c].n; i++) intmap_put(&members[c], gs.c[c].members[i], i);
+    }
+    expansion_set *es = &rr->es;
+    rr->ap = xcalloc((size_t)es->n + 1, sizeof *rr->ap);
+    rr->class_name = xmalloc(sizeof(char *) * (size_t)(es->n + 1));
+    rr->class_queries = xcalloc((size_t)es->n + 1, sizeof(int));
+    rr->class_map = xcalloc((size_t)es->n + 1, sizeof *rr->class_map);
+    int64_t *list = NULL;
+    for (int q = 0; q < es->n; q++) {
+        const expansion_record *r = &es->r[q];
+        int c = 0;
+        while (c < gs.n && strcmp(gs.c[c].class_name, r->class_name)) c++;
+        if (c == gs.n)
+            die_input(rr->gt_path, "gt/", "no gt/%s.txt for class \"%s\" of %s", r->class_name, r->class_name, rr->path);
+        list = xrealloc(list, sizeof(int64_t) * (size_t)(r->n + 1));
+        int n = 0;
+        for (int i = 0; i < r->n; i++) {
+            int seed = 0;
+            for (int s = 0; s < r->nseeds && !seed; s++) seed = r->seeds[s] == r->eids[i];
+            if (!seed) list[n++] = r->eids[i];
+        }
+        for (int k = 0; k < NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], gs.c[c].n, KS[k]);
+        int rc = 0;
+        while (rc < rr->nclass && strcmp(rr->class_name[rc], r->class_name)) rc++;
+        if (rc == rr->nclass) rr->class_name[rr->nclass++] = r->class_name;
+        rr->class_queries[rc]++;
+        for (int k = 0; k < NK; k++) {
+            rr->class_map[rc][k] += rr->ap[q][k];
+            rr->overall[k] += rr->ap[q][k] / es->n;
+        }
+    }
+    for (int c = 0; c < rr->nclass; c++)
+        for (int k = 0; k < NK; k++) rr->class_map[c][k] /= rr->class_queries[c];
+    free(list);
+    for (int c = 0; c < gs.n; c++) intmap_free(&members[c]);
+    free(members);
+    gt_set_free(&gs);
+}
+
+static void pack_maps(msgpack_packer *pk, const double *v) {
+    msgpack_pack_array(pk, NK);
+    for (int k = 0; k < NK; k++) msgpack_pack_double(pk, v[k]);
+}
+
+static void pack_report(msgpack_packer *pk, run_result *rr, int nr) {
+    msgpack_pack_map(pk, 2);
+    mp_str(pk, "ks");
+    msgpack_pack_array(pk, NK);
+    for (int k = 0; k < NK; k++) msgpack_pack_int(pk, KS[k]);
+    mp_str(pk, "runs");
+    msgpack_pack_array(pk, (size_t)nr);
+    for (int i = 0; i < nr; i++) {
+        run_result *r = &rr[i];
+        msgpack_pack_map(pk, 8);
+        mp_kv_str(pk, "label", r->label);
+        mp_kv_str(pk, "input", r->path);
+        mp_kv_str(pk, "kind", r->es.kind);
+        mp_kv_str(pk, "gt", r->gt_path);
+        mp_kv_str(pk, "dataset", r->dataset);
+        mp_str(pk, "queries");
+        msgpack_pack_array(pk, (size_t)r->es.n);
+        for (int q = 0; q < r->es.n; q++) {
+            msgpack_pack_map(pk, 3);
+            mp_kv_str(pk, "class", r->es.r[q].class_name);
+            mp_kv_int(pk, "query", r->es.r[q].query);
+            mp_str(pk, "ap");
+            pack_maps(pk, r->ap[q]);
+        }
+        mp_str(pk, "classes");
+        msgpack_pack_array(pk, (size_t)r->nclass);
+        for (int c = 0; c < r->nclass; c++) {
+            msgpack_pack_map(pk, 3);
+            mp_kv_str(pk, "class", r->class_name[c]);
+            mp_kv_int(pk, "queries", r->class_queries[c]);
+            mp_str(pk, "map");
+            pack_maps(pk, r->class_map[c]);
+        }
+        mp_str(pk, "overall");
+        msgpack_pack_map(pk, 2);
+        mp_kv_int(pk, "queries", r->es.n);
+        mp_str(pk, "map");
+        pack_maps(pk, r->overall);
+    }
+}
+
+static void print_single(const run_result *r) {
+    printf("%-24s %7s %8s %8s %8s %8s\n", "class", "queries", "MAP@10", "MAP@20", "MAP@50", "MAP@100");
+    for (int c = 0; c < r->nclass; c++) {
+        printf("%-24.24s %7d", r->class_name[c], r->class_queries[c]);
+        for (int k = 0; k < NK; k++) printf(" %8.4f", r->class_map[c][k]);
+        putchar('\n');
+    }
+    printf("%-24s %7d", "overall", r->es.n);
+    for (int k = 0; k < NK; k++) printf(" %8.4f", r->overall[k]);
+    putchar('\n');
+}
+
+/* Rows: distinct labels; column groups: distinct datasets; MAP@10/20/50 each. */
+static void print_side_by_side(const run_result *rr, int nr) {
+    const char **labels = xmalloc(sizeof(char *) * (size_t)nr), **sets = xmalloc(sizeof(char *) * (size_t)nr);
+    int nl = 0, ns = 0;
+    for (int i = 0; i < nr; i++) {
+        int a = 0, b = 0;
+        while (a < nl && strcmp(labels[a], rr[i].label)) a++;
+        if (a == nl) labels[nl++] = rr[i].label;
+        while (b < ns && strcmp(sets[b], rr[i].dataset)) b++;
+        if (b == ns) sets[ns++] = rr[i].dataset;
+    }
+    printf("%-24s", "");
+    for (int s = 0; s < ns; s++) printf(" | %-26.26s", sets[s]);
+    printf("\n%-24s", "run");
+    for (int s = 0; s < ns; s++) printf(" | %8s %8s %8s", "MAP@10", "MAP@20", "MAP@50");
+    putchar('\n');
+    for (int l = 0; l < nl; l++) {
+        printf("%-24.24s", labels[l]);
+        for (int s = 0; s < ns; s++) {
+            const run_result *hit = NULL;
+            for (int i = 0; i < nr && !hit; i++)
+                if (!strcmp(rr[i].label, labels[l]) && !strcmp(rr[i].dataset, sets[s])) hit = &rr[i];
+            if (hit) printf(" | %8.4f %8.4f %8.4f", hit->overall[0], hit->overall[1], hit->overall[2]);
+            else printf(" | %8s %8s %8s", "-", "-", "-");
+        }
+        putchar('\n');
+    }
+    free(labels);
+    free(sets);
+}
+
+int main(int argc, char **argv) {
+    const char *gt = NULL, *out = NULL;
+    int json = 0;
+    const cli_option opts[] = {
+        {"gt", OPT_STRING, &gt, "DATASET", "dataset folder/archive with gt/*.txt (default: the dataset each input's queries came from)", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "write a report artifact with every number", 0, 0},
+        {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",
+                           "[options] [LABEL=]RANKED...",
+                           "evaluate --gt data.tar.gz noclen=runs/noclen/ranked.mp full=runs/full/ranked.mp",
+                           "rerank, expand", opts};
+    int first = cli_parse(&spec, argc, argv);
+    int nr = argc - first;
+    if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
+    char *dircopy = xstrdup(out ? out : argv[first]);
+    char *eq = out ? NULL : strchr(dircopy, '=');
+    run_begin(dirname(eq ? eq + 1 : dircopy));
+    free(dircopy);
+
+    run_result *rr = xcalloc((size_t)nr, sizeof *rr);
+    for (int i = 0; i < nr; i++) {
+        const char *arg = argv[first + i], *sep = strchr(arg, '=');
+        struct stat st;
+        int labelled = sep && stat(arg, &st) != 0; /* a file name may contain '=' */
+        run_result *r = &rr[i];
+        r->path = xstrdup(labelled ? sep + 1 : arg);
+        if (labelled) r->label = xasprintf("%.*s", (int)(sep - arg), arg);
+        else {
+            size_t n = strlen(arg);
+            r->label = n > 3 && !strcmp(arg + n - 3, ".mp") ? xasprintf("%.*s", (int)(n - 3), arg) : xstrdup(arg);
+        }
+        expansion_set_read(&r->es, r->path);
+        r->gt_path = gt ? xstrdup(gt) : r->es.queries ? xstrdup(r->es.queries) : NULL;
+        if (!r->gt_path)
+            die_input(r->path, "header params", "records no dataset for its queries (made with --seeds?): give --gt DATASET");
+        r->dataset = dataset_label(r->gt_path);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(rr[j].label, r->label) && !strcmp(rr[j].dataset, r->dataset))
+                die_usage("two inputs labelled '%s' on dataset '%s': name them LABEL=FILE", r->label, r->dataset);
+        evaluate_run(r);
+    }
+
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer spk;
+    msgpack_packer_init(&spk, &sb, msgpack_sbuffer_write);
+    pack_report(&spk, rr, nr);
+    if (json) {
+        msgpack_unpacked u;
+        msgpack_unpacked_init(&u);
+        size_t off = 0;
+        if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) die("internal: report unpack");
+        mp_print_json(stdout, &u.data);
+        putchar('\n');
+        msgpack_unpacked_destroy(&u);
+    } else if (nr == 1) {
+        print_single(&rr[0]);
+    } else {
+        print_side_by_side(rr, nr);
+    }
+    fflush(stdout);
+    if (out) {
+        artifact_writer *w = artifact_create(out, REPORT_KIND, REPORT_SCHEMA);
+        if (gt) artifact_param_str(w, "gt", gt);
+        for (int i = 0; i < nr; i++) artifact_add_input(w, rr[i].path);
+        for (int i = 0; i < nr; i++) {
+            int seen = 0;
+            for (int j = 0; j < i && !seen; j++) seen = !strcmp(rr[j].gt_path, rr[i].gt_path);
+            if (!seen) artifact_add_input(w, rr[i].gt_path);
+        }
+        msgpack_packer *pk = artifact_payload(w);
+        pk->callback(pk->data, sb.data, sb.size); /* the report object, already packed */
+        artifact_commit(w);
+    }
+    msgpack_sbuffer_destroy(&sb);
+    if (nr == 1)
+        for (int k = 0; k < NK; k++) {
+            char key[16];
+            snprintf(key, sizeof key, "MAP@%d", KS[k]);
+            run_metric(key, rr[0].overall[k]);
+        }
+    int queries = 0;
+    for (int i = 0; i < nr; i++) {
+        queries += rr[i].es.n;
+        expansion_set_free(&rr[i].es);
+        free(rr[i].label);
+        free(rr[i].path);
+        free(rr[i].gt_path);
+        free(rr[i].dataset);
+        free(rr[i].ap);
+        free(rr[i].class_name);
+        free(rr[i].class_queries);
+        free(rr[i].class_map);
+    }
+    free(rr);
+    log_done("%d runs, %d queries evaluated", nr, queries);
+    return 0;
+}

@@ -1,0 +1,179 @@
+/* expand: ProbExpan's window search (DESIGN.md §3 Expansion). For every query —
+ * from a dataset's query/ folder, a query file, or --seeds on the command line —
+ * grow the seed set one entity at a time: order the candidates by the set's mean
+ * distribution, score the first w against the anchor distribution, append the
+ * best, until --size entities were added. Writes an `expansions` artifact. */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "dists.h"
+#include "error.h"
+#include "expansions.h"
+#include "log.h"
+#include "queries.h"
+#include "windowsearch.h"
+
+/* Record for query q of the list from its expansion x. */
+static expansion_record make_record(const dists *d, const query_rows *q, const expand_query *x) {
+    expansion_record r = {0};
+    r.class_name = q->class_name;
+    r.query = q->index;
+    r.nseeds = x->nseeds;
+    r.nneg = x->nneg;
+    r.n = x->n - x->nseeds;
+    r.seeds = xmalloc(sizeof(int64_t) * (size_t)(r.nseeds + 1));
+    r.seed_names = xmalloc(sizeof(char *) * (size_t)(r.nseeds + 1));
+    for (int i = 0; i < r.nseeds; i++) {
+        r.seeds[i] = d->ent.eid[x->rows[i]];
+        r.seed_names[i] = d->ent.name[x->rows[i]];
+    }
+    r.negatives = xmalloc(sizeof(int64_t) * (size_t)(r.nneg + 1));
+    for (int i = 0; i < r.nneg; i++) r.negatives[i] = d->ent.eid[x->negatives[i]];
+    r.eids = xmalloc(sizeof(int64_t) * (size_t)(r.n + 1));
+    r.names = xmalloc(sizeof(char *) * (size_t)(r.n + 1));
+    for (int i = 0; i < r.n; i++) {
+        r.eids[i] = d->ent.eid[x->rows[x->nseeds + i]];
+        r.names[i] = d->ent.name[x->rows[x->nseeds + i]];
+    }
+    r.scores = x->score;
+    return r;
+}
+
+int main(int argc, char **argv) {
+    const char *dists_path = NULL, *queries = NULL, *seeds = NULL, *class_name = "seeds", *negatives = NULL;
+    const char *out = NULL, *cand = "mean";
+    int size = 100, s = 20, exclusive = 0, official = 0, names = 0;
+    double w0 = 1, g = 2.5;
+    anchor_weighting aw = ANCHOR_DEFAULT;
+    const cli_option opts[] = {
+        {"dists", OPT_STRING, &dists_path, "FILE", "entity distributions (a dists artifact, e.g. the ensemble)", 0, 0},
+        {"queries", OPT_STRING, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
+        {"seeds", OPT_STRING, &seeds, "LIST", "one query on the command line: names or eids, comma-separated", 0, 0},
+        {"class", OPT_STRING, &class_name, "NAME", "class name recorded for --seeds", 0, 0},
+        {"negative-seeds", OPT_STRING, &negatives, "LIST", "names or eids kept out of every result (comma-separated)", 0, 0},
+        {"size", OPT_INT, &size, "N", "entities to add beyond the seeds (S_tgt = seeds + N)", 1, 100000},
+        {"window", OPT_DOUBLE, &w0, "W0", "initial window w0", 1, 1e6},
+        {"window-growth", OPT_DOUBLE, &g, "G", "window growth g per step", 0, 1e6},
+        {"window-step", OPT_INT, &s, "S", "window step s: w = w0 + g*floor(|L_cur|/s)", 1, 1000000},
+        ANCHOR_CLI_OPTIONS(aw),
+        {"candidates", OPT_STRING, &cand, "mean|logz", "candidate order: mean distribution (paper) or logz (official code)", 0, 0},
+        {"exclusive", OPT_FLAG, &exclusive, NULL, "expand the i-th query of every class together; an entity goes to one class only", 0, 0},
+        {"official", OPT_FLAG, &official, NULL, "the official code's schedule: logz candidates, its window and anchor bands", 0, 0},
+        {"names", OPT_FLAG, &names, NULL, "print the expanded lists with entity names on stdout", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "output expansions artifact", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"expand", "grow seed sets by window search over entity distributions",
+                           "--dists FILE (--queries PATH | --seeds LIST) --out FILE [options]",
+                           "expand --dists run/ensemble.mp --seeds \"Ohio,Texas,Iowa\" --names --out states.mp",
+                           "score-models, rerank, evaluate", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+    if (!dists_path) die_usage("--dists is required");
+    if (!out) die_usage("--out is required");
+    if (!queries == !seeds) die_usage("give exactly one of --queries and --seeds");
+    int cmode = cand_mode_parse(cand);
+    if (cmode < 0) die_usage("--candidates: expected mean or logz, found '%s'", cand);
+    char *outcopy = xstrdup(out);
+    run_begin(dirname(outcopy));
+    free(outcopy);
+
+    if (official) aw.kind = ANCHOR_EXPAND_BANDS;
+    expand_params p = {size, w0, g, s, official, official ? CAND_LOGZ : (cand_mode)cmode, aw};
+    dists d;
+    dists_open(&d, dists_path);
+    name_index ni;
+    name_index_init(&ni, &d.ent, &d.row_of_eid);
+    query_list ql = {0, NULL};
+    if (queries) queries_load(&ql, queries, &d, &ni);
+    else queries_add_list(&ql, class_name, seeds, &ni, "--seeds");
+    int nneg = 0;
+    int64_t *neg = negatives ? resolve_list(negatives, &ni, "--negative-seeds", NULL, &nneg) : NULL;
+
+    expand_query *x = xcalloc((size_t)ql.n, sizeof *x);
+    for (int i = 0; i < ql.n; i++) {
+        x[i].nseeds = ql.q[i].nseeds;
+        x[i].seeds = ql.q[i].rows;
+        x[i].nneg = nneg;
+        x[i].negatives = neg;
+    }
+    anchor_scorer sc;
+    anchor_init(&sc, &d.prob);
+    const row_matrix *cand_rows = p.cand == CAND_LOGZ ? &d.log_prob : &d.prob;
+    double t0 = now_seconds();
+    clock_t c0 = clock();
+    progress pr;
+    progress_start(&pr, "expand", "queries", ql.n);
+    /* groups: one query each, or with --exclusive the i-th query of every class */
+    int *group = xmalloc(sizeof(int) * (size_t)(ql.n + 1));
+    expand_query *gq = xmalloc(sizeof *gq * (size_t)(ql.n + 1));
+    int done = 0;
+    for (int idx = 0; done < ql.n; idx++) {
+        int ng = 0;
+        for (int i = 0; i < ql.n; i++)
+            if (exclusive ? ql.q[i].index == idx : i == idx) group[ng++] = i;
+        if (!ng) continue;
+        for (int k = 0; k < ng; k++) gq[k] = x[group[k]];
+        expand_group(&sc, cand_rows, gq, ng, &p, exclusive);
+        for (int k = 0; k < ng; k++) x[group[k]] = gq[k];
+        done += ng;
+        progress_update(&pr, done);
+    }
+    progress_end(&pr);
+    double secs = now_seconds() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    free(group);
+    free(gq);
+
+    artifact_writer *w = artifact_create(out, EXPANSIONS_KIND, EXPANSIONS_SCHEMA);
+    artifact_param_int(w, "size", size);
+    artifact_param_double(w, "window", w0);
+    artifact_param_double(w, "window_growth", g);
+    artifact_param_int(w, "window_step", s);
+    artifact_param_double(w, "alpha", aw.alpha);
+    artifact_param_int(w, "tau", aw.tau);
+    artifact_param_str(w, "candidates", p.cand == CAND_LOGZ ? "logz" : "mean");
+    artifact_param_int(w, "exclusive", exclusive);
+    artifact_param_int(w, "official", official);
+    artifact_param_str(w, "dists", dists_path);
+    artifact_param_str(w, "queries", queries ? queries : "");
+    if (seeds) artifact_param_str(w, "seeds", seeds);
+    if (negatives) artifact_param_str(w, "negative_seeds", negatives);
+    artifact_add_input(w, dists_path);
+    if (queries) artifact_add_input(w, queries);
+    msgpack_packer *pk = artifact_payload(w);
+    expansions_pack_begin(pk, ql.n, dists_n(&d));
+    int64_t total = 0;
+    for (int i = 0; i < ql.n; i++) {
+        expansion_record r = make_record(&d, &ql.q[i], &x[i]);
+        expansion_record_pack(pk, &r);
+        if (names) expansion_record_print(stdout, &r);
+        if (r.n < size) log_warn("%s #%d: only %d entities could be added", r.class_name, r.query + 1, r.n);
+        total += r.n;
+        free(r.seeds);
+        free(r.seed_names);
+        free(r.negatives);
+        free(r.eids);
+        free(r.names);
+        expand_query_free(&x[i]);
+    }
+    artifact_commit(w);
+    run_metric("queries", ql.n);
+    run_metric("entities_expanded", (double)total);
+    run_metric("window_search_seconds", secs);
+    log_info("window search: %.3f s for %lld entities (%.3f ms each, %.3f s of CPU), V_e = %lld", secs,
+             (long long)total, total ? 1e3 * secs / (double)total : 0.0, cpu, (long long)dists_n(&d));
+    char b1[32], b2[32];
+    log_done("%s queries, %s entities expanded", fmt_count(b1, ql.n), fmt_count(b2, total));
+    free(x);
+    free(neg);
+    anchor_free(&sc);
+    query_list_free(&ql);
+    name_index_free(&ni);
+    dists_close(&d);
+    return 0;
+}

@@ -1,0 +1,221 @@
+/* score-models: ProbExpan's model selection and ensemble (DESIGN.md §3 Model
+ * selection). For each of K `dists` artifacts and each class of the queries, the
+ * mean swapped-peak KL between the class's seed distributions; the model score is
+ * the geometric mean over classes (lower = more consistent). Keeps the --top k
+ * models, writes their element-wise mean as an ensemble `dists` artifact (row by
+ * row) and every score in a `scores` artifact, and prints the score table. */
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "dists.h"
+#include "error.h"
+#include "log.h"
+#include "modelscore.h"
+#include "queries.h"
+
+#define SCORES_KIND "scores"
+#define SCORES_SCHEMA 1
+
+typedef struct {
+    const char *path;
+    double *class_score; /* NAN for classes with fewer than 2 seeds */
+    double score;
+    int rank, selected;
+} model_row;
+
+/* Distinct seed rows of class `cls` over all its queries, in query order. */
+static int class_seeds(const query_list *ql, const char *cls, int64_t **out) {
+    int n = 0;
+    int64_t *rows = NULL;
+    for (int i = 0; i < ql->n; i++) {
+        if (strcmp(ql->q[i].class_name, cls)) continue;
+        for (int k = 0; k < ql->q[i].nseeds; k++) {
+            int64_t r = ql->q[i].rows[k];
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++) seen = rows[j] == r;
+            if (seen) continue;
+            rows = xrealloc(rows, sizeof(int64_t) * (size_t)(n + 1));
+            rows[n++] = r;
+        }
+    }
+    *out = rows;
+    return n;
+}
+
+static int by_score(const void *a, const void *b) {
+    const model_row *x = *(model_row *const *)a, *y = *(model_row *const *)b;
+    if (x->score != y->score) return x->score < y->score ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void write_ensemble(const char *path, dists *d, model_row *m, int k, int top) {
+    dists_writer *w = dists_create(path, &d[0].ent);
+    artifact_param_int(dists_artifact(w), "top", top);
+    for (int i = 0; i < k; i++)
+        if (m[i].selected) artifact_add_input(dists_artifact(w), m[i].path);
+    int64_t n = dists_n(&d[0]);
+    float *p = xmalloc(sizeof(float) * (size_t)n), *lp = xmalloc(sizeof(float) * (size_t)n);
+    double *sp = xmalloc(sizeof(double) * (size_t)n), *slp = xmalloc(sizeof(double) * (size_t)n);
+    progress pr;
+    progress_start(&pr, "ensemble", "rows", n);
+    for (int64_t r = 0; r < n; r++) {
+        memset(sp, 0, sizeof(double) * (size_t)n);
+        memset(slp, 0, sizeof(double) * (size_t)n);
+        for (int i = 0; i < k; i++) {
+            if (!m[i].selected) continue;
+            const float *a = row_matrix_row(&d[i].prob, r), *b = row_matrix_row(&d[i].log_prob, r);
+            for (int64_t j = 0; j < n; j++) {
+                sp[j] += a[j];
+                slp[j] += b[j];
+            }
+        }
+        for (int64_t j = 0; j < n; j++) {
+            p[j] = (float)(sp[j] / top);
+            lp[j] = (float)(slp[j] / top);
+        }
+        dists_write_row(w, p, lp);
+        progress_update(&pr, r + 1);
+    }
+    progress_end(&pr);
+    dists_commit(w);
+    free(p);
+    free(lp);
+    free(sp);
+    free(slp);
+}
+
+static void write_scores(const char *path, const char *queries, const char **classes, int nc, model_row *m, int k,
+                         int top) {
+    artifact_writer *w = artifact_create(path, SCORES_KIND, SCORES_SCHEMA);
+    artifact_param_int(w, "top", top);
+    artifact_param_str(w, "queries", queries);
+    for (int i = 0; i < k; i++) artifact_add_input(w, m[i].path);
+    artifact_add_input(w, queries);
+    msgpack_packer *pk = artifact_payload(w);
+    msgpack_pack_map(pk, 3);
+    mp_kv_int(pk, "top", top);
+    mp_str(pk, "classes");
+    msgpack_pack_array(pk, (size_t)nc);
+    for (int c = 0; c < nc; c++) mp_str(pk, classes[c]);
+    mp_str(pk, "models");
+    msgpack_pack_array(pk, (size_t)k);
+    for (int i = 0; i < k; i++) {
+        msgpack_pack_map(pk, 5);
+        mp_kv_str(pk, "path", m[i].path);
+        mp_str(pk, "class_scores");
+        msgpack_pack_array(pk, (size_t)nc);
+        for (int c = 0; c < nc; c++) {
+            if (isnan(m[i].class_score[c])) msgpack_pack_nil(pk);
+            else msgpack_pack_double(pk, m[i].class_score[c]);
+        }
+        mp_kv_double(pk, "score", m[i].score);
+        mp_kv_int(pk, "rank", m[i].rank);
+        mp_str(pk, "selected");
+        if (m[i].selected) msgpack_pack_true(pk);
+        else msgpack_pack_false(pk);
+    }
+    artifact_commit(w);
+}
+
+int main(int argc, char **argv) {
+    const char *queries = NULL, *ensemble = NULL, *out = NULL;
+    int top = 2;
+    const cli_option opts[] = {
+        {"queries", OPT_STRING, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
+        {"top", OPT_INT, &top, "K", "models to keep (the official code keeps 2 of 5)", 1, 100000},
+        {"ensemble", OPT_STRING, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact)", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "output scores artifact", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"score-models", "rank models by seed consistency and average the best ones",
+                           "--queries PATH --out FILE [--ensemble FILE] [options] DISTS...",
+                           "score-models --queries data.tar.gz --top 2 --ensemble run/ensemble.mp --out run/scores.mp "
+                           "run/dists-1.mp run/dists-2.mp run/dists-3.mp",
+                           "infer, expand", opts};
+    int first = cli_parse(&spec, argc, argv);
+    int k = argc - first;
+    if (k < 1) die_usage("expected one or more DISTS artifacts (try --help)");
+    if (!queries) die_usage("--queries is required");
+    if (!out) die_usage("--out is required");
+    if (top > k) die_usage("--top %d: only %d models given", top, k);
+    char *outcopy = xstrdup(out);
+    run_begin(dirname(outcopy));
+    free(outcopy);
+
+    dists *d = xcalloc((size_t)k, sizeof *d);
+    for (int i = 0; i < k; i++) {
+        dists_open(&d[i], argv[first + i]);
+        if (i) dists_check_same_entities(&d[0], &d[i]);
+    }
+    name_index ni;
+    name_index_init(&ni, &d[0].ent, &d[0].row_of_eid);
+    query_list ql = {0, NULL};
+    queries_load(&ql, queries, &d[0], &ni);
+    const char **classes;
+    int nc = query_classes(&ql, &classes), scored = 0;
+    int64_t **seeds = xmalloc(sizeof(int64_t *) * (size_t)nc);
+    int *nseeds = xmalloc(sizeof(int) * (size_t)nc);
+    for (int c = 0; c < nc; c++) {
+        nseeds[c] = class_seeds(&ql, classes[c], &seeds[c]);
+        if (nseeds[c] < 2) log_warn("class %s has fewer than 2 distinct seeds: not scored", classes[c]);
+        else scored++;
+    }
+    if (!scored) die_input(queries, NULL, "no class has 2 distinct seed entities: nothing to score models on");
+
+    model_row *m = xcalloc((size_t)k, sizeof *m);
+    model_row **sorted = xmalloc(sizeof(model_row *) * (size_t)k);
+    double *v = xmalloc(sizeof(double) * (size_t)nc);
+    for (int i = 0; i < k; i++) {
+        m[i].path = argv[first + i];
+        m[i].class_score = xmalloc(sizeof(double) * (size_t)nc);
+        int nv = 0;
+        for (int c = 0; c < nc; c++) {
+            m[i].class_score[c] = nseeds[c] < 2 ? NAN : class_consistency(&d[i].prob, seeds[c], nseeds[c]);
+            if (nseeds[c] >= 2) v[nv++] = m[i].class_score[c];
+        }
+        m[i].score = geometric_mean(v, nv);
+        sorted[i] = &m[i];
+    }
+    qsort(sorted, (size_t)k, sizeof *sorted, by_score);
+    for (int i = 0; i < k; i++) {
+        sorted[i]->rank = i + 1;
+        sorted[i]->selected = i < top;
+    }
+
+    printf("%-28s", "model");
+    for (int c = 0; c < nc; c++) printf(" %12.12s", classes[c]);
+    printf(" %12s  kept\n", "geo-mean");
+    for (int i = 0; i < k; i++) {
+        size_t len = strlen(m[i].path); /* the end of a long path tells models apart */
+        printf(len > 28 ? "...%-25s" : "%-28s", m[i].path + (len > 28 ? len - 25 : 0));
+        for (int c = 0; c < nc; c++) printf(" %12.6g", m[i].class_score[c]);
+        printf(" %12.6g  %s\n", m[i].score, m[i].selected ? "*" : "");
+    }
+    fflush(stdout);
+
+    write_scores(out, queries, classes, nc, m, k, top);
+    if (ensemble) write_ensemble(ensemble, d, m, k, top);
+    run_metric("models", k);
+    run_metric("best_score", sorted[0]->score);
+    char b1[32];
+    log_done("%d models scored on %d classes, %d kept, ensemble of %s entities%s", k, scored, top,
+             fmt_count(b1, dists_n(&d[0])), ensemble ? "" : " not written");
+    for (int i = 0; i < k; i++) free(m[i].class_score);
+    for (int c = 0; c < nc; c++) free(seeds[c]);
+    free(seeds);
+    free(nseeds);
+    free(m);
+    free(sorted);
+    free(v);
+    free(classes);
+    query_list_free(&ql);
+    name_index_free(&ni);
+    for (int i = 0; i < k; i++) dists_close(&d[i]);
+    free(d);
+    return 0;
+}

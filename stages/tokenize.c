@@ -1,0 +1,483 @@
+/* tokenize: WordPiece-tokenize a dataset's sentences into a `corpus` artifact.
+ *
+ * Reads entity2id.txt and sentences.json (JSON lines, parsed one line at a time
+ * with jansson, streamed from a folder or an archive) and writes the vocabulary,
+ * the entity table and every sentence as wordpiece ids, each mention mapped to
+ * its wordpiece span (schemas/corpus.md). Each word of `tokens` is encoded on its
+ * own with the uncased BERT tokenizer (lowercasing, accents, punctuation:
+ * common/wordpiece.h), so a mention's words map to a contiguous span.
+ * `--whole-words` is the official ProbExpan encoding instead: each lowercased
+ * word is looked up whole, [UNK] when absent. Without a vocabulary at hand,
+ * `--learn-vocab N` first learns one from the sentences (written as vocab.txt).
+ * `--lines` is the Unix-pipeline face: text lines on stdin, ids on stdout.
+ * Bad input exits 3 naming file, member, line and reason; nothing is written. */
+#include <jansson.h>
+#include <pthread.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact.h"
+#include "catalog.h"
+#include "cli.h"
+#include "corpus.h"
+#include "dataset.h"
+#include "error.h"
+#include "hashmap.h"
+#include "log.h"
+#include "wordpiece.h"
+
+/* Read-only state shared by the workers. */
+typedef struct {
+    const wp_vocab *vocab;       /* NULL in the word-counting pass */
+    int flags;
+    intmap eid_row;              /* eid -> row of the entity table */
+} shared;
+
+/* Per-thread scratch space. */
+typedef struct {
+    wp_ids ids;
+    int32_t *word_start;         /* wordpiece index where word i starts, [nwords + 1] */
+    size_t word_cap;
+    corpus_mention *m;
+    size_t m_cap;
+} scratch;
+
+/* Consecutive lines of sentences.json and what encoding them produced. */
+typedef struct {
+    char *text;                  /* the lines, each NUL-terminated */
+    size_t len, cap;
+    size_t *start;
+    int64_t *lineno;
+    int n, cap_lines;
+    int64_t bytes;               /* input bytes, newlines included */
+    msgpack_sbuffer out;         /* the packed sentences */
+    corpus_totals tot;
+    strmap counts;               /* word counts (counting pass) */
+    int64_t err_line;            /* > 0: the first bad line, reason in err */
+    char err[512];
+    int done;
+} batch;
+
+#define BATCH_BYTES (512u << 10)
+
+static void count_word(void *ctx, const char *w, size_t len) { strmap_add(ctx, w, len, 1); }
+
+static int64_t int_field(const json_t *o, const char *key, batch *b, int64_t lineno, size_t k) {
+    json_t *v = json_object_get(o, key);
+    if (!v) snprintf(b->err, sizeof b->err, "entityMentions[%zu]: missing \"%s\"", k, key);
+    else if (!json_is_integer(v)) snprintf(b->err, sizeof b->err, "entityMentions[%zu].%s: expected an integer", k, key);
+    else return json_integer_value(v);
+    b->err_line = lineno;
+    return 0;
+}
+
+#define BAD(...) do { snprintf(b->err, sizeof b->err, __VA_ARGS__); b->err_line = lineno; goto fail; } while (0)
+
+/* One line: validate, then count its words or pack it as a corpus sentence.
+ * Returns 0, or -1 with the reason in b->err. */
+static int encode_line(const shared *sh, scratch *c, batch *b, int64_t lineno, const char *line, size_t len) {
+    json_t *root = NULL;
+    size_t k = 0;
+    while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
+    if (k == len) return 0; /* blank line */
+    long bad = wp_utf8_invalid_at(line, len);
+    if (bad >= 0) BAD("invalid UTF-8 at byte %ld of the line", bad + 1);
+    json_error_t err;
+    root = json_loadb(line, len, 0, &err);
+    if (!root) BAD("malformed JSON at column %d: %s", err.column, err.text);
+    if (!json_is_object(root)) BAD("expected a JSON object per line");
+    json_t *tokens = json_object_get(root, "tokens"), *mentions = json_object_get(root, "entityMentions");
+    if (!json_is_array(tokens)) BAD("%s \"tokens\" array", tokens ? "expected a" : "missing the");
+    if (!json_is_array(mentions)) BAD("%s \"entityMentions\" array", mentions ? "expected an" : "missing the");
+    size_t nw = json_array_size(tokens), nm = json_array_size(mentions);
+    if (nw > INT32_MAX / 2) BAD("sentence of %zu tokens", nw);
+    if (nw + 1 > c->word_cap) {
+        c->word_cap = (nw + 1) * 2;
+        c->word_start = xrealloc(c->word_start, c->word_cap * sizeof *c->word_start);
+    }
+    if (nm > c->m_cap) {
+        c->m_cap = nm * 2;
+        c->m = xrealloc(c->m, c->m_cap * sizeof *c->m);
+    }
+    for (size_t i = 0; i < nm; i++) { /* mentions, validated before anything is written */
+        json_t *e = json_array_get(mentions, i);
+        if (!json_is_object(e)) BAD("entityMentions[%zu]: expected an object", i);
+        int64_t s = int_field(e, "start", b, lineno, i), t = int_field(e, "end", b, lineno, i);
+        int64_t eid = int_field(e, "entityId", b, lineno, i);
+        if (b->err_line) goto fail;
+        if (s > t) BAD("entityMentions[%zu]: start %lld > end %lld", i, (long long)s, (long long)t);
+        if (s < 0 || t >= (int64_t)nw)
+            BAD("entityMentions[%zu]: span %lld..%lld outside the %zu tokens", i, (long long)s, (long long)t, nw);
+        if (intmap_get(&sh->eid_row, eid) < 0) BAD("entityMentions[%zu]: entityId %lld is not in entity2id.txt", i, (long long)eid);
+        c->m[i] = (corpus_mention){eid, (int32_t)s, (int32_t)t};
+    }
+    c->ids.n = 0;
+    for (size_t i = 0; i < nw; i++) {
+        json_t *w = json_array_get(tokens, i);
+        if (!json_is_string(w)) BAD("tokens[%zu]: expected a string", i);
+        const char *s = json_string_value(w);
+        size_t sl = json_string_length(w);
+        c->word_start[i] = (int32_t)c->ids.n;
+        if (!sh->vocab) wp_basic_words(s, sl, sh->flags, count_word, &b->counts, NULL);
+        else if (wp_encode(sh->vocab, s, sl, sh->flags, &c->ids, NULL, &b->tot.unk) < 0) BAD("tokens[%zu]: invalid UTF-8", i);
+        if (c->ids.n > INT32_MAX / 2) BAD("sentence too long");
+    }
+    c->word_start[nw] = (int32_t)c->ids.n;
+    json_decref(root);
+    b->tot.sentences++;
+    b->tot.mentions += (int64_t)nm;
+    b->tot.words += (int64_t)nw;
+    if (sh->vocab) {
+        for (size_t i = 0; i < nm; i++) { /* word span -> wordpiece span */
+            c->m[i].wp_end = c->word_start[c->m[i].wp_end + 1];
+            c->m[i].wp_start = c->word_start[c->m[i].wp_start];
+        }
+        b->tot.wordpieces += (int64_t)c->ids.n;
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &b->out, msgpack_sbuffer_write);
+        corpus_pack_sentence(&pk, lineno, (int32_t)nw, c->ids.id, (int32_t)c->ids.n, c->m, (int32_t)nm);
+    }
+    return 0;
+fail:
+    if (root) json_decref(root);
+    return -1;
+}
+
+static void encode_batch(const shared *sh, scratch *c, batch *b) {
+    for (int i = 0; i < b->n; i++)
+        if (encode_line(sh, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0) break;
+}
+
+/* The ordered pipeline: the main thread reads lines into batches, workers encode
+ * them, the main thread consumes finished batches in file order (so the output
+ * and the first error reported do not depend on the thread count). */
+typedef struct {
+    shared sh;
+    int nworkers, nslots;
+    batch *slot;
+    int64_t submitted, taken, consumed;
+    int finished;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    pthread_t *th;
+    scratch main_scratch;
+    /* consumer */
+    msgpack_packer *pk;          /* NULL in the counting pass */
+    strmap *word_counts;
+    corpus_totals tot;
+    int64_t bytes;
+    char *where;                 /* "DATASET:sentences.json" for messages */
+    progress prog;
+} pipeline;
+
+static void *worker(void *arg) {
+    pipeline *p = arg;
+    scratch c = {0};
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->taken == p->submitted && !p->finished) pthread_cond_wait(&p->work, &p->mu);
+        if (p->taken == p->submitted) break;
+        batch *b = &p->slot[p->taken++ % p->nslots];
+        pthread_mutex_unlock(&p->mu);
+        encode_batch(&p->sh, &c, b);
+        pthread_mutex_lock(&p->mu);
+        b->done = 1;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    wp_ids_free(&c.ids);
+    free(c.word_start);
+    free(c.m);
+    wp_thread_done();
+    return NULL;
+}
+
+static void reset_batch(batch *b) {
+    b->len = 0;
+    b->n = 0;
+    b->bytes = 0;
+    b->out.size = 0;
+    memset(&b->tot, 0, sizeof b->tot);
+    strmap_free(&b->counts);
+    strmap_init(&b->counts);
+    b->err_line = 0;
+    b->done = 0;
+}
+
+/* Consumes the oldest batch: dies on its error, else writes/merges its result. */
+static void consume_one(pipeline *p) {
+    batch *b = &p->slot[p->consumed % p->nslots];
+    if (p->nworkers) {
+        pthread_mutex_lock(&p->mu);
+        while (!b->done) pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    } else {
+        encode_batch(&p->sh, &p->main_scratch, b);
+    }
+    if (b->err_line) {
+        char pos[40];
+        snprintf(pos, sizeof pos, "line %lld", (long long)b->err_line);
+        die_input(p->where, pos, "%s", b->err);
+    }
+    if (p->pk) msgpack_pack_bin_body(p->pk, b->out.data, b->out.size); /* already-packed sentences, verbatim */
+    if (p->word_counts)
+        for (size_t s = 0; s < b->counts.cap; s++)
+            if (b->counts.hash[s]) strmap_add(p->word_counts, b->counts.key[s], b->counts.klen[s], b->counts.val[s]);
+    p->tot.sentences += b->tot.sentences;
+    p->tot.mentions += b->tot.mentions;
+    p->tot.words += b->tot.words;
+    p->tot.wordpieces += b->tot.wordpieces;
+    p->tot.unk += b->tot.unk;
+    p->bytes += b->bytes;
+    progress_update(&p->prog, p->bytes);
+    reset_batch(b);
+    pthread_mutex_lock(&p->mu);
+    p->consumed++;
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void submit(pipeline *p) {
+    batch *b = &p->slot[p->submitted % p->nslots];
+    if (!b->n) return;
+    b->start[b->n] = b->len;
+    pthread_mutex_lock(&p->mu);
+    p->submitted++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    if (p->submitted - p->consumed == p->nslots) consume_one(p);
+}
+
+
+static void sentence_line(void *vctx, const char *member, const char *where, int64_t lineno, char *line, size_t len) {
+    (void)member;
+    pipeline *p = vctx;
+    if (!p->where) p->where = xstrdup(where);
+    batch *b = &p->slot[p->submitted % p->nslots];
+    if (b->len + len + 1 > b->cap) {
+        b->cap = (b->len + len + 1) * 2;
+        b->text = xrealloc(b->text, b->cap);
+    }
+    if (b->n + 2 > b->cap_lines) {
+        b->cap_lines = b->cap_lines * 2 + 1024;
+        b->start = xrealloc(b->start, (size_t)b->cap_lines * sizeof *b->start);
+        b->lineno = xrealloc(b->lineno, (size_t)b->cap_lines * sizeof *b->lineno);
+    }
+    b->start[b->n] = b->len;
+    b->lineno[b->n++] = lineno;
+    memcpy(b->text + b->len, line, len + 1);
+    b->len += len + 1;
+    b->bytes += (int64_t)len + 1;
+    if (b->len >= BATCH_BYTES) submit(p);
+}
+
+/* Streams sentences.json through the pipeline; the consumer packs into pk
+ * (encoding) or adds to word_counts (counting, sh.vocab == NULL). */
+static corpus_totals run_sentences(const char *dataset, pipeline *p, const char *label, double *secs, int64_t *bytes) {
+    p->nworkers = cli_num_threads() > 1 ? cli_num_threads() : 0;
+    p->nslots = p->nworkers ? 2 * p->nworkers + 1 : 1;
+    p->slot = xcalloc((size_t)p->nslots, sizeof *p->slot);
+    for (int i = 0; i < p->nslots; i++) {
+        msgpack_sbuffer_init(&p->slot[i].out);
+        strmap_init(&p->slot[i].counts);
+    }
+    p->submitted = p->taken = p->consumed = 0;
+    p->finished = 0;
+    memset(&p->tot, 0, sizeof p->tot);
+    p->bytes = 0;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->th = xmalloc((size_t)(p->nworkers ? p->nworkers : 1) * sizeof *p->th);
+    for (int i = 0; i < p->nworkers; i++)
+        if (pthread_create(&p->th[i], NULL, worker, p)) die("cannot start a worker thread");
+    progress_start(&p->prog, label, "bytes", 0);
+    double t0 = now_seconds();
+    if (dataset_read_lines(dataset, "sentences.json", sentence_line, p) == 0)
+        die_input(dataset, NULL, "no member sentences.json in the dataset");
+    submit(p);
+    while (p->consumed < p->submitted) consume_one(p);
+    pthread_mutex_lock(&p->mu);
+    p->finished = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nworkers; i++) pthread_join(p->th[i], NULL);
+    *secs = now_seconds() - t0;
+    *bytes = p->bytes;
+    progress_end(&p->prog);
+    for (int i = 0; i < p->nslots; i++) {
+        batch *b = &p->slot[i];
+        free(b->text);
+        free(b->start);
+        free(b->lineno);
+        msgpack_sbuffer_destroy(&b->out);
+        strmap_free(&b->counts);
+    }
+    free(p->slot);
+    free(p->th);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    return p->tot;
+}
+
+static char *dir_of(const char *path) {
+    char *tmp = xstrdup(path), *d = xstrdup(dirname(tmp));
+    free(tmp);
+    return d;
+}
+
+/* --lines: stdin text -> one line of ids per input line */
+static int run_lines(const wp_vocab *v, int flags, int special) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int64_t lineno = 0;
+    wp_ids ids = {0};
+    char *out = NULL;
+    size_t ocap = 0;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        lineno++;
+        if (len && line[len - 1] == '\n') line[--len] = 0;
+        if (len && line[len - 1] == '\r') line[--len] = 0;
+        ids.n = 0;
+        if (special) wp_ids_push(&ids, v->sp.cls);
+        size_t bad;
+        if (wp_encode(v, line, (size_t)len, flags, &ids, &bad, NULL) < 0) {
+            char pos[40];
+            snprintf(pos, sizeof pos, "line %lld", (long long)lineno);
+            die_input("-", pos, "invalid UTF-8 at byte %zu of the line", bad + 1);
+        }
+        if (special) wp_ids_push(&ids, v->sp.sep);
+        if (ocap < ids.n * 12 + 2) {
+            ocap = ids.n * 12 + 2;
+            out = xrealloc(out, ocap);
+        }
+        size_t o = 0;
+        for (size_t i = 0; i < ids.n; i++) o += (size_t)sprintf(out + o, i ? " %d" : "%d", ids.id[i]);
+        out[o++] = '\n';
+        if (fwrite(out, 1, o, stdout) != o) die_errno("write to stdout failed");
+    }
+    if (fflush(stdout)) die_errno("write to stdout failed");
+    free(line);
+    free(out);
+    wp_ids_free(&ids);
+    log_done("%lld lines", (long long)lineno);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *vocab_path = NULL, *out = NULL, *vocab_out = NULL;
+    int lines = 0, special = 0, plain_specials = 0, whole_words = 0, learn = 0;
+    const cli_option opts[] = {
+        {"vocab", OPT_STRING, &vocab_path, "FILE", "WordPiece vocabulary (vocab.txt, line i = id i)", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "output corpus artifact", 0, 0},
+        {"learn-vocab", OPT_INT, &learn, "N", "learn a WordPiece vocabulary of at most N tokens from the sentences instead of --vocab", 0, 10000000},
+        {"vocab-out", OPT_STRING, &vocab_out, "FILE", "where --learn-vocab writes vocab.txt (default: vocab.txt beside --out)", 0, 0},
+        {"whole-words", OPT_FLAG, &whole_words, NULL, "official ProbExpan encoding: look each lowercased word up whole, [UNK] when absent (no WordPiece split)", 0, 0},
+        {"no-special-literals", OPT_FLAG, &plain_specials, NULL, "treat [CLS] [SEP] [MASK] [PAD] [UNK] in the text as plain text", 0, 0},
+        {"lines", OPT_FLAG, &lines, NULL, "read text lines on stdin, write space-separated ids per line on stdout", 0, 0},
+        {"special", OPT_FLAG, &special, NULL, "with --lines: wrap each line in [CLS] ... [SEP]", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"tokenize", "WordPiece-tokenize a dataset into a corpus artifact (entity mentions -> wordpiece spans)",
+                           "[options] DATASET --vocab vocab.txt --out corpus.mp  |  --vocab vocab.txt --lines",
+                           "tokenize ../shared/data/mini-ese.tar.gz --vocab bert/vocab.txt --out work/corpus.mp",
+                           "build-samples, probexpan inspect", opts};
+    int first = cli_parse(&spec, argc, argv);
+    int flags = (plain_specials ? WP_PLAIN_SPECIALS : 0) | (whole_words ? WP_WHOLE_WORDS : 0);
+
+    if (lines) {
+        if (!vocab_path) die_usage("--lines needs --vocab");
+        if (first < argc || out || learn) die_usage("--lines reads stdin only (no DATASET, --out or --learn-vocab)");
+        /* a stdin -> stdout filter: no artifact, so no catalog record (and no
+         * catalog.sqlite dropped into the current directory) */
+        wp_vocab v;
+        wp_vocab_load(&v, vocab_path);
+        int rc = run_lines(&v, flags, special);
+        wp_vocab_free(&v);
+        return rc;
+    }
+    if (first != argc - 1) die_usage("expected exactly one DATASET (folder, .tar.gz, .tar or .zip)");
+    if (!out) die_usage("--out is required");
+    if (!vocab_path == !learn) die_usage("give exactly one of --vocab FILE and --learn-vocab N");
+    if (learn && learn < 10) die_usage("--learn-vocab N needs N >= 10");
+    if (special) die_usage("--special only applies to --lines");
+    const char *dataset = argv[first];
+    char *outdir = dir_of(out);
+    run_begin(outdir);
+
+    entity_table ents;
+    dataset_read_entities(dataset, &ents);
+    pipeline p = {0};
+    p.sh.flags = flags;
+    intmap_init(&p.sh.eid_row);
+    for (int64_t i = 0; i < ents.n; i++) intmap_put(&p.sh.eid_row, ents.eid[i], i);
+    log_info("%lld entities", (long long)ents.n);
+    json_object_seed(0); /* before any thread parses */
+
+    wp_vocab vocab;
+    char *learned_path = NULL;
+    double secs;
+    int64_t bytes;
+    if (learn) { /* pass 1: word counts (also validates every line) */
+        strmap counts;
+        strmap_init(&counts);
+        p.word_counts = &counts;
+        run_sentences(dataset, &p, "counting words", &secs, &bytes);
+        p.word_counts = NULL;
+        wp_learn(&vocab, &counts, learn);
+        log_info("learned a vocabulary of %d tokens from %zu distinct words", vocab.n, counts.n);
+        strmap_free(&counts);
+        learned_path = vocab_out ? xstrdup(vocab_out) : xasprintf("%s/vocab.txt", outdir);
+    } else {
+        wp_vocab_load(&vocab, vocab_path);
+        if (vocab.sp.cls < 0 || vocab.sp.sep < 0 || vocab.sp.mask < 0)
+            die_input(vocab_path, NULL, "vocabulary lacks one of [CLS] [SEP] [MASK]");
+    }
+    p.sh.vocab = &vocab;
+
+    artifact_writer *w = artifact_create(out, "corpus", CORPUS_SCHEMA);
+    artifact_param_str(w, "dataset", dataset);
+    artifact_param_str(w, "vocab", learn ? learned_path : vocab_path);
+    artifact_param_int(w, "learn_vocab", learn);
+    artifact_param_int(w, "vocab_size", vocab.n);
+    artifact_param_int(w, "whole_words", whole_words);
+    artifact_param_int(w, "special_literals", !plain_specials);
+    artifact_param_int(w, "lowercase", 1);
+    artifact_add_input(w, dataset);
+    if (!learn) artifact_add_input(w, vocab_path);
+    p.pk = artifact_payload(w);
+    corpus_pack_vocab(p.pk, &vocab);
+    corpus_pack_entities(p.pk, &ents);
+    corpus_totals tot = run_sentences(dataset, &p, "tokenizing", &secs, &bytes);
+    corpus_pack_totals(p.pk, &tot);
+    if (learn) wp_vocab_write(&vocab, learned_path);
+    artifact_commit(w);
+
+    const corpus_totals *t = &tot;
+    run_metric("entities", (double)ents.n);
+    run_metric("sentences", (double)t->sentences);
+    run_metric("mentions", (double)t->mentions);
+    run_metric("words", (double)t->words);
+    run_metric("wordpieces", (double)t->wordpieces);
+    run_metric("unk", (double)t->unk);
+    run_metric("vocab_size", vocab.n);
+    run_metric("input_mb_per_s", secs > 0 ? bytes / 1e6 / secs : 0);
+    run_metric("sentences_per_s", secs > 0 ? t->sentences / secs : 0);
+    char a[32], b[32], d[32], e[32];
+    log_done("%s sentences, %s mentions, %s wordpieces (%s [UNK]), %.1f MB/s", fmt_count(a, t->sentences),
+             fmt_count(b, t->mentions), fmt_count(d, t->wordpieces), fmt_count(e, t->unk),
+             secs > 0 ? bytes / 1e6 / secs : 0.0);
+    wp_ids_free(&p.main_scratch.ids);
+    free(p.main_scratch.word_start);
+    free(p.main_scratch.m);
+    free(p.where);
+    intmap_free(&p.sh.eid_row);
+    wp_vocab_free(&vocab);
+    entity_table_free(&ents);
+    free(learned_path);
+    free(outdir);
+    return 0;
+}

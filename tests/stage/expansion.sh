@@ -1,0 +1,122 @@
+# score-models, expand, rerank, evaluate end to end on a 9-entity fixture
+# (tests/fixtures/expansion: two states/cities "models" as text, a tiny dataset),
+# with hand-derived expectations, and their bad-input paths (exit 3, no output).
+source "$(dirname "$0")/lib.sh"
+FX=$PROBEXPAN_ROOT/tests/fixtures/expansion
+DATA=$FX/tiny
+mkdists() { "$PROBEXPAN_TESTBIN/test_dists" --write "$2" <"$1"; }
+mkdists "$FX/model-a.txt" "$WORK/a.mp" && mkdists "$FX/model-b.txt" "$WORK/b.mp" || { fail fixtures "cannot build dists"; exit 1; }
+
+# --- score-models: model a's seed rows differ only in their own peaks, so the
+# swap makes every pair identical (score 0); model b is noisy -> a is kept.
+if score-models --queries "$DATA" --top 1 --ensemble "$WORK/ens1.mp" --out "$WORK/scores.mp" "$WORK/b.mp" "$WORK/a.mp" >"$WORK/table" 2>"$WORK/err" &&
+   grep -Eq 'a\.mp +0 +0 +0 +\*' "$WORK/table" && ! grep -Eq 'b\.mp.*\*' "$WORK/table" &&
+   [ "$(inspect "$WORK/scores.mp" | tail -n1 | jq -c '[.models[] | .selected]')" = '[false,true]' ]; then
+    pass score_models_keeps_consistent; else fail score_models_keeps_consistent "$(cat "$WORK/table" "$WORK/err")"; fi
+# ensemble of the top 1 = model a; of both = the element-wise mean of the text rows
+inspect --full "$WORK/ens1.mp" | sed -n 4p | tr -d '[]' | tr ',' '\n' >"$WORK/e1"
+sed -n 11p "$FX/model-a.txt" | tr ' ' '\n' >"$WORK/ra"
+paste "$WORK/e1" "$WORK/ra" | awk '{ if ($1 - $2 > 1e-6 || $2 - $1 > 1e-6) bad = 1 } END { exit bad || NR != 9 }' &&
+    pass ensemble_top1_is_model || fail ensemble_top1_is_model
+score-models --queries "$DATA" --top 2 --ensemble "$WORK/ens2.mp" --out "$WORK/scores2.mp" "$WORK/b.mp" "$WORK/a.mp" >/dev/null 2>&1
+inspect --full "$WORK/ens2.mp" | sed -n 4p | tr -d '[]' | tr ',' '\n' >"$WORK/e2"
+sed -n 11p "$FX/model-b.txt" | tr ' ' '\n' >"$WORK/rb"
+paste "$WORK/e2" "$WORK/ra" "$WORK/rb" | awk '{ d = $1 - ($2 + $3) / 2; if (d > 1e-6 || d < -1e-6) bad = 1 } END { exit bad || NR != 9 }' &&
+    pass ensemble_is_mean || fail ensemble_is_mean
+
+# --- expand: window 1 at these sizes, so each step takes the top candidate:
+# states {Ohio,Texas,Iowa} -> Oregon, Utah; {Texas,Iowa,Oregon} -> Ohio, Utah;
+# cities {Chicago,New York,new_york} -> Boston, then Ohio (ties: lowest row).
+expand --dists "$WORK/a.mp" --queries "$DATA" --size 2 --names --out "$WORK/exp.mp" >"$WORK/names" 2>"$WORK/err"
+if grep -qx ' -> Oregon, Utah' "$WORK/names" && grep -qx ' -> Ohio, Utah' "$WORK/names" && grep -qx ' -> Boston, Ohio' "$WORK/names" &&
+   [ "$(inspect "$WORK/exp.mp" | sed -n 3p | jq -c '[.class, .entities]')" = '["cities",[19,10]]' ]; then
+    pass expand_dataset_queries; else fail expand_dataset_queries "$(cat "$WORK/names" "$WORK/err")"; fi
+expand --dists "$WORK/a.mp" --seeds " ohio, TEXAS ,12" --size 2 --names --out "$WORK/seeds.mp" >"$WORK/names" 2>/dev/null
+grep -qx ' -> Oregon, Utah' "$WORK/names" && pass expand_seeds_normalised || fail expand_seeds_normalised "$(cat "$WORK/names")"
+expect_exit expand_ambiguous_name 3 '"New_York" is ambiguous: "New York" \(eid 16\), "new_york" \(eid 17\)' \
+    expand --dists "$WORK/a.mp" --seeds "Chicago,New_York" --out "$WORK/x.mp"
+expect_exit expand_unknown_name 3 'unknown entity "Ohoi".*closest names: "Ohio" \(eid 10\)' \
+    expand --dists "$WORK/a.mp" --seeds "Ohoi,Texas" --out "$WORK/x.mp"
+expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative-seeds Oregon --size 2 --names --out "$WORK/neg.mp" >"$WORK/names" 2>/dev/null
+grep -qx ' -> Utah, Chicago' "$WORK/names" && pass expand_negative_seeds || fail expand_negative_seeds "$(cat "$WORK/names")"
+printf 'Ohio, Texas\n10 11 12\nEXIT\n13 14\n' >"$WORK/mystates.txt"
+expand --dists "$WORK/a.mp" --queries "$WORK/mystates.txt" --size 1 --out "$WORK/file.mp" 2>/dev/null
+[ "$(inspect "$WORK/file.mp" | tail -n +3 | jq -c '[.class, .query, .seeds]' | tr -d '\n')" = '["mystates",0,[10,11]]["mystates",1,[10,11,12]]' ] &&
+    pass expand_query_file || fail expand_query_file
+# --exclusive: cities#1 and states#1 expand together from one pool (both sets'
+# seeds blocked for both). Round 1: cities take Boston, states Oregon. Round 2:
+# the cities' best free entity is Utah (all other states are taken); states#1 has
+# nothing left. states#2 is alone in its group: Ohio, Utah.
+expand --dists "$WORK/a.mp" --queries "$DATA" --size 2 --exclusive --out "$WORK/excl.mp" 2>"$WORK/err"
+got=$(inspect "$WORK/excl.mp" | tail -n +3 | jq -c '.entities' | tr -d '\n')
+[ "$got" = '[19,14][13][10,14]' ] && grep -q 'states #1: only 1 entities could be added' "$WORK/err" &&
+    pass expand_exclusive || fail expand_exclusive "$got"
+
+# --official: logz candidates keep each row's order here and the window is 1 for
+# the first 20 rounds, so the lists are the same; the header records the schedule.
+expand --dists "$WORK/a.mp" --queries "$DATA" --size 2 --official --out "$WORK/off.mp" 2>/dev/null &&
+    rerank --official --dists "$WORK/a.mp" --out "$WORK/offr.mp" "$WORK/off.mp" 2>/dev/null
+if [ "$(inspect "$WORK/off.mp" | head -n1 | jq -c '[.params.official, .params.candidates]')" = '[1,"logz"]' ] &&
+   [ "$(inspect "$WORK/offr.mp" | head -n1 | jq -c '[.params.aggregate, .params.mu]')" = '["sum",9]' ] &&
+   [ "$(inspect "$WORK/offr.mp" | tail -n +3 | jq -c '.entities' | tr -d '\n')" = '[19,10][13,14][10,14]' ]; then
+    pass official_schedule; else fail official_schedule; fi
+
+# --- rerank + evaluate: both hits of each states query count (2 of 5 gt -> 0.4);
+# cities: Boston hit at 1 (1 of 4 gt -> 0.25); overall (0.4+0.4+0.25)/3 = 0.35.
+rerank --dists "$WORK/a.mp" --out "$WORK/ranked.mp" "$WORK/exp.mp" 2>/dev/null
+evaluate "$WORK/ranked.mp" >"$WORK/table" 2>/dev/null
+if grep -Eq '^overall +3 +0\.3500 +0\.3500 +0\.3500 +0\.3500$' "$WORK/table" && grep -Eq '^cities +1 +0\.2500' "$WORK/table"; then
+    pass evaluate_map; else fail evaluate_map "$(cat "$WORK/table")"; fi
+evaluate --json --out "$WORK/report.mp" expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/json" 2>/dev/null
+[ "$(jq -c '[.runs[] | [.label, .overall.map[0]]]' "$WORK/json")" = '[["expansion",0.35],["reranked",0.35]]' ] &&
+    [ "$(inspect "$WORK/report.mp" | tail -n1 | jq -c '.runs[1].queries[0].ap')" = '[0.25,0.25,0.25,0.25]' ] &&
+    pass evaluate_json_report || fail evaluate_json_report "$(cat "$WORK/json")"
+evaluate expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/table" 2>/dev/null
+grep -Eq '^reranked +\| +0\.3500 +0\.3500 +0\.3500$' "$WORK/table" && grep -q '| tiny' "$WORK/table" &&
+    pass evaluate_side_by_side || fail evaluate_side_by_side "$(cat "$WORK/table")"
+
+# --- bad input: exit 3, a message naming the place, and no output file
+cp -r "$DATA" "$WORK/bad"
+printf '10 11 99\n' >"$WORK/bad/query/states.txt"
+expect_exit unknown_eid_in_query 3 'query/states.txt query 1: seed eid 99 is not an entity of entity2id.txt' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/bad" --out "$WORK/bad.mp"
+printf '10 18 12\n' >"$WORK/bad/query/states.txt"
+expect_exit seed_missing_from_dists 3 'seed eid 18 \("Lonely"\) has no row in' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/bad" --out "$WORK/bad.mp"
+[ ! -e "$WORK/bad.mp" ] && pass no_partial_output || fail no_partial_output
+sed 's/\tBoston$/\tBostonia/' "$FX/model-a.txt" | "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/c.mp"
+expect_exit mismatched_entity_tables 3 'c\.mp: entity table row 8: eid 19 "Bostonia", but .*a\.mp has eid 19 "Boston"' \
+    score-models --queries "$DATA" --out "$WORK/s.mp" "$WORK/a.mp" "$WORK/c.mp"
+head -n 5 "$FX/model-a.txt" | sed '1s/.*/4/' >"$WORK/small.txt"
+printf '0.25 0.25 0.25 0.25\n%.0s' 1 2 3 4 >>"$WORK/small.txt"
+"$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/small.mp" <"$WORK/small.txt"
+expect_exit rerank_other_dists 3 'expanded over 9 entities, but .*small\.mp has 4' \
+    rerank --dists "$WORK/small.mp" --out "$WORK/r.mp" "$WORK/exp.mp"
+: >"$WORK/bad/gt/cities.txt"
+expect_exit empty_gt_file 3 'gt/cities.txt: empty ground truth' evaluate --gt "$WORK/bad" "$WORK/ranked.mp"
+expect_exit evaluate_seeds_need_gt 3 'records no dataset.*--gt' evaluate "$WORK/seeds.mp"
+printf '10 11 oops\n' >"$WORK/typo.txt"
+expect_exit query_file_bad_token 3 'typo.txt: line 1: expected seed eids separated by spaces.*"oops"' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/typo.txt" --out "$WORK/x.mp"
+printf '\n10 18\n' >"$WORK/lonely.txt"
+expect_exit query_file_eid_not_in_dists 3 'lonely.txt: line 2: seed eid 18 has no row in' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/lonely.txt" --out "$WORK/x.mp"
+printf '10 11\nOhio, Texsa\n' >"$WORK/typo2.txt"
+expect_exit query_file_unknown_name 3 'typo2.txt: line 2 item 2: unknown entity "Texsa"; closest names: "Texas"' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/typo2.txt" --out "$WORK/x.mp"
+printf 'EXIT\n10 11\n' >"$WORK/none.txt"
+expect_exit query_file_empty 3 'none.txt: no queries in the file' \
+    expand --dists "$WORK/a.mp" --queries "$WORK/none.txt" --out "$WORK/x.mp"
+expect_exit seeds_empty 3 'no seed entities in " , "' expand --dists "$WORK/a.mp" --seeds " , " --out "$WORK/x.mp"
+printf '10\n' >"$WORK/single.txt"
+expect_exit score_models_no_pairs 3 'single.txt: no class has 2 distinct seed entities' \
+    score-models --queries "$WORK/single.txt" --top 1 --out "$WORK/s.mp" "$WORK/a.mp"
+sed 's/^19\tBoston$/20\tBoston/' "$FX/model-a.txt" | "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/e.mp"
+expect_exit rerank_eid_not_in_dists 3 'exp.mp: cities query 1: entity eid 19 has no row in .*e\.mp' \
+    rerank --dists "$WORK/e.mp" --out "$WORK/r.mp" "$WORK/exp.mp"
+expect_exit evaluate_not_expansions 3 'a.mp: header: kind "dists": expected an "expansions" or "ranked" artifact' \
+    evaluate --gt "$DATA" "$WORK/a.mp"
+rm "$WORK/bad/gt/cities.txt"
+expect_exit evaluate_class_without_gt 3 'no gt/cities.txt for class "cities"' evaluate --gt "$WORK/bad" "$WORK/ranked.mp"
+expect_exit expand_needs_queries 2 'exactly one of --queries and --seeds' expand --dists "$WORK/a.mp" --out "$WORK/x.mp"
+expect_exit score_models_top_too_big 2 '--top 3: only 2 models' score-models --queries "$DATA" --top 3 --out "$WORK/s.mp" "$WORK/a.mp" "$WORK/b.mp"

@@ -1,0 +1,44 @@
+/* test_apk: AP@K by hand — duplicates, lists shorter than K, gt smaller than K. */
+#include "apk.h"
+#include "check.h"
+
+static intmap gt_of(const int64_t *eids, int n) {
+    intmap m;
+    intmap_init(&m);
+    for (int i = 0; i < n; i++) intmap_put(&m, eids[i], i);
+    return m;
+}
+
+static void test_duplicates(void) {
+    /* list 1,1,2,3 against {1,3}: the repeated 1 is a position but not a hit */
+    int64_t gt[] = {1, 3}, list[] = {1, 1, 2, 3};
+    intmap m = gt_of(gt, 2);
+    CHECK_NEAR(ap_at_k(list, 4, &m, 2, 3), 1.0 / 2, 1e-12);             /* (1/1) / min(2,3) */
+    CHECK_NEAR(ap_at_k(list, 4, &m, 2, 4), (1.0 + 2.0 / 4) / 2, 1e-12); /* + 2 hits at position 4 */
+    intmap_free(&m);
+}
+
+static void test_fewer_than_k(void) {
+    /* 2 results, both right, 12 gt members, K = 10: (1 + 1) / 10 */
+    int64_t gt[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, list[] = {5, 6};
+    intmap m = gt_of(gt, 12);
+    CHECK_NEAR(ap_at_k(list, 2, &m, 12, 10), 0.2, 1e-12);
+    CHECK_NEAR(ap_at_k(list, 0, &m, 12, 10), 0.0, 0);
+    intmap_free(&m);
+}
+
+static void test_gt_smaller_than_k(void) {
+    /* hits at positions 1, 3, 5 of 5 results; |gt| = 3 < K = 10: (1 + 2/3 + 3/5) / 3 */
+    int64_t gt[] = {1, 2, 3}, list[] = {1, 9, 2, 8, 3};
+    intmap m = gt_of(gt, 3);
+    CHECK_NEAR(ap_at_k(list, 5, &m, 3, 10), (1.0 + 2.0 / 3 + 3.0 / 5) / 3, 1e-12);
+    /* K = 2 cuts after position 2: (1/1) / min(3, 2) */
+    CHECK_NEAR(ap_at_k(list, 5, &m, 3, 2), 0.5, 1e-12);
+    intmap_free(&m);
+}
+
+TEST_MAIN_BEGIN("test_apk")
+RUN(test_duplicates);
+RUN(test_fewer_than_k);
+RUN(test_gt_smaller_than_k);
+TEST_MAIN_END
