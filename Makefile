@@ -7,7 +7,7 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 BIN      ?= bin
 CC       ?= cc
-DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base
+DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base jq
 PKGS     := openblas msgpack libarchive jansson libutf8proc sqlite3
 
 OPT      ?= -O2

@@ -33,7 +33,39 @@ typedef struct {
     int *class_queries;
     double (*class_map)[NK];
     double overall[NK];
+    char *shown;           /* --show: the printed lists (memstream text) */
+    size_t shown_len;
 } run_result;
+
+/* --show N --show-top M: lists of N queries (the first query of evenly spaced classes). */
+static int show_queries, show_top = 15;
+
+/* Is query q one of the --show queries of this set? */
+static int is_shown(const expansion_set *es, int q) {
+    if (show_queries <= 0 || es->r[q].query != 0) return 0;
+    int nfirst = 0, idx = -1;
+    for (int i = 0; i < es->n; i++)
+        if (es->r[i].query == 0) {
+            if (i == q) idx = nfirst;
+            nfirst++;
+        }
+    int n = show_queries < nfirst ? show_queries : nfirst;
+    for (int k = 0; k < n; k++)
+        if ((int)((long)k * nfirst / n) == idx) return 1;
+    return 0;
+}
+
+static void show_list(FILE *f, const expansion_record *r, const int64_t *list, int n, const intmap *members) {
+    fprintf(f, "%s, query %d: seeds", r->class_name, r->query + 1);
+    for (int s = 0; s < r->nseeds; s++) fprintf(f, "%s %s", s ? "," : "", r->seed_names[s]);
+    fprintf(f, "\n");
+    for (int i = 0; i < n && i < show_top; i++) {
+        const char *name = "?";
+        for (int j = 0; j < r->n; j++)
+            if (r->eids[j] == list[i]) { name = r->names[j]; break; }
+        fprintf(f, "  %3d %c %s\n", i + 1, intmap_get(members, list[i]) >= 0 ? '+' : ' ', name);
+    }
+}
 
 /* "runs/wiki.tar.gz" -> "wiki"; "data/mini-ese/" -> "mini-ese". */
 static char *dataset_label(const char *path) {
@@ -67,6 +99,7 @@ static void evaluate_run(run_result *rr) {
     rr->class_queries = xcalloc((size_t)es->n + 1, sizeof(int));
     rr->class_map = xcalloc((size_t)es->n + 1, sizeof *rr->class_map);
     int64_t *list = NULL;
+    FILE *shown = show_queries > 0 ? open_memstream(&rr->shown, &rr->shown_len) : NULL;
     for (int q = 0; q < es->n; q++) {
         const expansion_record *r = &es->r[q];
         int c = 0;
@@ -81,6 +114,7 @@ static void evaluate_run(run_result *rr) {
             if (!seed) list[n++] = r->eids[i];
         }
         for (int k = 0; k < NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], gs.c[c].n, KS[k]);
+        if (shown && is_shown(es, q)) show_list(shown, r, list, n, &members[c]);
         int rc = 0;
         while (rc < rr->nclass && strcmp(rr->class_name[rc], r->class_name)) rc++;
         if (rc == rr->nclass) rr->class_name[rr->nclass++] = r->class_name;
@@ -92,6 +126,7 @@ static void evaluate_run(run_result *rr) {
     }
     for (int c = 0; c < rr->nclass; c++)
         for (int k = 0; k < NK; k++) rr->class_map[c][k] /= rr->class_queries[c];
+    if (shown) fclose(shown);
     free(list);
     for (int c = 0; c < gs.n; c++) intmap_free(&members[c]);
     free(members);
@@ -194,6 +229,8 @@ int main(int argc, char **argv) {
         {"gt", OPT_STRING, &gt, "DATASET", "dataset folder/archive with gt/*.txt (default: the dataset each input's queries came from)", 0, 0},
         {"out", OPT_STRING, &out, "FILE", "write a report artifact with every number", 0, 0},
         {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables", 0, 0},
+        {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
+        {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",
@@ -249,6 +286,9 @@ int main(int argc, char **argv) {
     } else {
         print_side_by_side(rr, nr);
     }
+    for (int i = 0; i < nr && !json; i++)
+        if (rr[i].shown_len) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
+                                    nr > 1 ? " (+ = in the ground truth)" : "", rr[i].shown);
     fflush(stdout);
     if (out) {
         artifact_writer *w = artifact_create(out, REPORT_KIND, REPORT_SCHEMA);
@@ -282,6 +322,7 @@ int main(int argc, char **argv) {
         free(rr[i].class_name);
         free(rr[i].class_queries);
         free(rr[i].class_map);
+        free(rr[i].shown);
     }
     free(rr);
     log_done("%d runs, %d queries evaluated", nr, queries);

@@ -67,6 +67,10 @@ rerank --dists "$WORK/a.mp" --out "$WORK/ranked.mp" "$WORK/exp.mp" 2>/dev/null
 evaluate "$WORK/ranked.mp" >"$WORK/table" 2>/dev/null
 if grep -Eq '^overall +3 +0\.3500 +0\.3500 +0\.3500 +0\.3500$' "$WORK/table" && grep -Eq '^cities +1 +0\.2500' "$WORK/table"; then
     pass evaluate_map; else fail evaluate_map "$(cat "$WORK/table")"; fi
+# --show: the first query of one class, top 2, '+' marks the ground-truth member (Boston)
+evaluate --show 1 --show-top 2 "$WORK/ranked.mp" >"$WORK/shown" 2>/dev/null
+[ "$(sed -n '/^top entities/,$p' "$WORK/shown" | tr -s ' ')" = "$(printf 'top entities (+ = in the ground truth):\ncities, query 1: seeds Chicago, New York, new_york\n 1 + Boston\n 2 Ohio')" ] &&
+    pass evaluate_show_lists || fail evaluate_show_lists "$(cat "$WORK/shown")"
 evaluate --json --out "$WORK/report.mp" expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/json" 2>/dev/null
 [ "$(jq -c '[.runs[] | [.label, .overall.map[0]]]' "$WORK/json")" = '[["expansion",0.35],["reranked",0.35]]' ] &&
     [ "$(inspect "$WORK/report.mp" | tail -n1 | jq -c '.runs[1].queries[0].ap')" = '[0.25,0.25,0.25,0.25]' ] &&
