@@ -28,7 +28,7 @@ TEST_SRC   := $(wildcard tests/unit/test_*.c)
 TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB        := $(BUILD)/libprobexpan.a
 
-.PHONY: all deps test test-asan fuzz install clean example bench bench-text bench-encoder bench-train bench-expand
+.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand
 all: $(PROGRAMS) $(TEST_PROGS)
 
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*.h)
@@ -74,3 +74,24 @@ clean:
 	rm -rf build build-asan bin bin-asan
 
 -include pipelines/*.mk.inc
+
+# ---- the main job: the whole ProbExpan pipeline on the WordNet example dataset ----
+# Without BERT=: a small encoder trained from scratch on a schedule that fits ~15 min on
+# 2 cores. With BERT=/path/to/bert-base-uncased: the paper's settings (F = 11).
+EXAMPLE_RUN      ?= runs/example
+EXAMPLE_SCHEDULE ?= K=3 TOPK=2 EPOCHS=3 CL_EPOCHS=1 SPE=avg THREADS=1
+EXAMPLE_BERT_SCHEDULE ?= K=3 TOPK=2 EPOCHS=5 SPE=256 THREADS=2
+PIPELINE = $(MAKE) --no-print-directory -f pipelines/probexpan.mk BIN=$(BIN)
+example: deps
+	$(MAKE) all example-data
+	$(PIPELINE) -j2 DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) \
+	  $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(EXAMPLE_SCHEDULE)) full
+	@echo; echo "== ProbExpan on the WordNet example ($(if $(BERT),$(BERT),small encoder from scratch)) =="
+	@$(PIPELINE) DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) \
+	  $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(EXAMPLE_SCHEDULE)) show
+
+# make ablation DATA=dataset [RUN=...] [pipeline variables]: the four variants, one table.
+ablation: all
+	$(PIPELINE) -j2 DATA=$(DATA) $(if $(RUN),RUN=$(RUN)) ablation
+
+bench: bench-text bench-encoder bench-train bench-cl bench-expand

@@ -161,8 +161,9 @@ int corpus_next(corpus_reader *c) {
         const msgpack_object *e = &f[3].via.array.ptr[i];
         if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 3) artifact_bad(r, "mention: expected [eid, start, end]");
         int64_t s = mp_as_int(r, &e->via.array.ptr[1], "mention start"), t = mp_as_int(r, &e->via.array.ptr[2], "mention end");
-        if (s < 0 || s > t || t > (int64_t)nids) artifact_bad(r, "mention span [%lld, %lld) outside the sentence of %zu wordpieces",
-                                                             (long long)s, (long long)t, nids);
+        if (s < 0 || s >= t || t > (int64_t)nids)
+            artifact_bad(r, "mention span [%lld, %lld): expected a non-empty span inside the sentence of %zu wordpieces",
+                         (long long)s, (long long)t, nids);
         c->m[i] = (corpus_mention){mp_as_int(r, &e->via.array.ptr[0], "mention eid"), (int32_t)s, (int32_t)t};
     }
     c->nm = (int32_t)nm;

@@ -23,7 +23,8 @@
 
 typedef struct {
     int64_t eid;
-    int32_t wp_start, wp_end;   /* wordpiece span [wp_start, wp_end) of the mention */
+    int32_t wp_start, wp_end;   /* wordpiece span [wp_start, wp_end) of the mention, never empty
+                                 * (the reader dies on an empty one) */
 } corpus_mention;
 
 typedef struct {

@@ -347,6 +347,16 @@ static void die_line(const char *where, int64_t lineno, const char *fmt, const c
     die_input(where, pos, fmt, arg);
 }
 
+/* The line parsers below work on C strings: a NUL byte would cut a field
+ * silently ("Texas\0x" -> "Texas"), so it is bad input. */
+static void check_no_nul(const char *where, int64_t lineno, const char *line, size_t len) {
+    const char *z = memchr(line, 0, len);
+    if (!z) return;
+    char col[24];
+    snprintf(col, sizeof col, "%zu", (size_t)(z - line) + 1);
+    die_line(where, lineno, "NUL byte at column %s", col);
+}
+
 static int valid_utf8(const char *s, size_t len) {
     utf8proc_int32_t cp;
     for (size_t i = 0; i < len;) {
@@ -388,6 +398,7 @@ static void entity_line(void *vctx, const char *member, const char *where, int64
     (void)member;
     entity_ctx *c = vctx;
     if (blank(line, len)) return;
+    check_no_nul(where, lineno, line, len);
     if (!valid_utf8(line, len)) die_line(where, lineno, "%sinvalid UTF-8", "");
     char *tab = memrchr(line, '\t', len);
     if (!tab) die_line(where, lineno, "expected name<TAB>eid, found no tab in \"%.60s\"", line);
@@ -462,6 +473,7 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
     query_ctx *c = vctx;
     char *cls = class_of(member);
     if (!cls || c->exited || blank(line, len)) { free(cls); return; }
+    check_no_nul(where, lineno, line, len);
     if (strcmp(line, "EXIT") == 0) { c->exited = 1; free(cls); return; }
     dataset_query q = {cls, 0, NULL};
     char *p = line;
@@ -533,6 +545,7 @@ static void gt_line(void *vctx, const char *member, const char *where, int64_t l
     (void)member;
     gt_ctx *c = vctx;
     if (!c->cur_member || blank(line, len)) return;
+    check_no_nul(where, lineno, line, len);
     gt_set *gs = c->gs;
     char *t1 = memchr(line, '\t', len);
     char *t2 = t1 ? memrchr(line, '\t', len) : NULL;

@@ -6,7 +6,10 @@
  * without the trailing newline (CRLF and a leading UTF-8 BOM tolerated), with
  * 1-based line numbers, so callers can report "FILE:MEMBER:LINE". An archive
  * member matches at the root or below exactly one top folder; matches under two
- * different roots die (ambiguous). Reads are not reentrant: one thread at a time. */
+ * different roots die (ambiguous). Reads are not reentrant: one thread at a time.
+ * The parsers of entity2id.txt, query/ and gt/ below reject a NUL byte in a
+ * (non-blank) line with exit 3 ("line N: NUL byte at column C");
+ * dataset_read_lines delivers lines as they are (len counts any NUL). */
 #ifndef PROBEXPAN_DATASET_H
 #define PROBEXPAN_DATASET_H
 

@@ -94,16 +94,23 @@ samples *samples_open(const char *path) {
     free(dtype);
     s->nchunks = mp_get_int(r, &o, "chunks");
     const msgpack_object *cf = mp_get_array(r, &o, "chunk_first");
-    if (s->nchunks < 0 || cf->via.array.size != (uint64_t)s->nchunks || (s->T > 0) != (s->nchunks > 0))
-        artifact_bad(r, "token stream: %lld chunks, %u chunk offsets", (long long)s->nchunks, cf->via.array.size);
+    if (s->T < 0 || s->nchunks < 0 || cf->via.array.size != (uint64_t)s->nchunks || (s->T > 0) != (s->nchunks > 0))
+        artifact_bad(r, "token stream: %lld tokens, %lld chunks, %u chunk offsets", (long long)s->T, (long long)s->nchunks,
+                     cf->via.array.size);
     s->chunk_first = xmalloc((size_t)(s->nchunks + 1) * sizeof *s->chunk_first);
     s->chunk = xmalloc((size_t)(s->nchunks + 1) * sizeof *s->chunk);
     for (int64_t k = 0; k < s->nchunks; k++) s->chunk_first[k] = mp_as_int(r, &cf->via.array.ptr[k], "chunk_first");
     s->chunk_first[s->nchunks] = s->T;
+    /* 0 = chunk_first[0] < chunk_first[1] < ... < T: every difference below fits
+     * and every sample offset (>= 0) lies at or after the first token of its chunk */
+    for (int64_t k = 0; k < s->nchunks; k++)
+        if (k == 0 ? s->chunk_first[0] != 0 : (s->chunk_first[k] <= s->chunk_first[k - 1] || s->chunk_first[k] >= s->T))
+            artifact_bad(r, "chunk_first[%lld] = %lld: expected 0 for the first chunk, then increasing below %lld tokens",
+                         (long long)k, (long long)s->chunk_first[k], (long long)s->T);
     for (int64_t k = 0; k < s->nchunks; k++) {
         artifact_expect(r, &o, "a token chunk");
         int64_t ntok = s->chunk_first[k + 1] - s->chunk_first[k];
-        if (o.type != MSGPACK_OBJECT_BIN || ntok <= 0 || o.via.bin.size != (uint64_t)ntok * (uint64_t)s->elem)
+        if (o.type != MSGPACK_OBJECT_BIN || o.via.bin.size % (uint32_t)s->elem || o.via.bin.size / (uint32_t)s->elem != (uint64_t)ntok)
             artifact_bad(r, "token chunk %lld: expected a bin of %lld tokens", (long long)k, (long long)ntok);
         s->chunk[k] = (const unsigned char *)o.via.bin.ptr;
     }
@@ -117,7 +124,7 @@ samples *samples_open(const char *path) {
     for (int64_t j = 0; j < S; j++) {
         int64_t off = ld64(s->off, j);
         int32_t len = ld32(s->len, j), m = ld32(s->mask, j);
-        if (len < 3 || off < 0 || off + len > s->T || m < 1 || m > len - 2)
+        if (len < 3 || off < 0 || off > s->T - len || m < 1 || m > len - 2)
             artifact_bad(r, "sample %lld: offset %lld length %d mask %d inconsistent with %lld tokens", (long long)j,
                          (long long)off, len, m, (long long)s->T);
         int64_t lo = 0, hi = s->nchunks - 1;

@@ -3,9 +3,11 @@
  * Reads entity2id.txt and sentences.json (JSON lines, parsed one line at a time
  * with jansson, streamed from a folder or an archive) and writes the vocabulary,
  * the entity table and every sentence as wordpiece ids, each mention mapped to
- * its wordpiece span (schemas/corpus.md). Each word of `tokens` is encoded on its
- * own with the uncased BERT tokenizer (lowercasing, accents, punctuation:
- * common/wordpiece.h), so a mention's words map to a contiguous span.
+ * its wordpiece span (schemas/corpus.md). Lines are parsed by common/sentences.h:
+ * each word of `tokens` is encoded on its own with the uncased BERT tokenizer
+ * (lowercasing, accents, punctuation: common/wordpiece.h), so a mention's words
+ * map to a contiguous span; a mention whose words give no wordpiece at all is
+ * dropped, counted in a warning and the `mentions_dropped` metric.
  * `--whole-words` is the official ProbExpan encoding instead: each lowercased
  * word is looked up whole, [UNK] when absent. Without a vocabulary at hand,
  * `--learn-vocab N` first learns one from the sentences (written as vocab.txt).
@@ -26,23 +28,8 @@
 #include "error.h"
 #include "hashmap.h"
 #include "log.h"
+#include "sentences.h"
 #include "wordpiece.h"
-
-/* Read-only state shared by the workers. */
-typedef struct {
-    const wp_vocab *vocab;       /* NULL in the word-counting pass */
-    int flags;
-    intmap eid_row;              /* eid -> row of the entity table */
-} shared;
-
-/* Per-thread scratch space. */
-typedef struct {
-    wp_ids ids;
-    int32_t *word_start;         /* wordpiece index where word i starts, [nwords + 1] */
-    size_t word_cap;
-    corpus_mention *m;
-    size_t m_cap;
-} scratch;
 
 /* Consecutive lines of sentences.json and what encoding them produced. */
 typedef struct {
@@ -55,6 +42,7 @@ typedef struct {
     msgpack_sbuffer out;         /* the packed sentences */
     corpus_totals tot;
     strmap counts;               /* word counts (counting pass) */
+    int64_t dropped, dropped_line; /* mentions without wordpieces, first line with one */
     int64_t err_line;            /* > 0: the first bad line, reason in err */
     char err[512];
     int done;
@@ -62,90 +50,31 @@ typedef struct {
 
 #define BATCH_BYTES (512u << 10)
 
-static void count_word(void *ctx, const char *w, size_t len) { strmap_add(ctx, w, len, 1); }
-
-static int64_t int_field(const json_t *o, const char *key, batch *b, int64_t lineno, size_t k) {
-    json_t *v = json_object_get(o, key);
-    if (!v) snprintf(b->err, sizeof b->err, "entityMentions[%zu]: missing \"%s\"", k, key);
-    else if (!json_is_integer(v)) snprintf(b->err, sizeof b->err, "entityMentions[%zu].%s: expected an integer", k, key);
-    else return json_integer_value(v);
-    b->err_line = lineno;
-    return 0;
-}
-
-#define BAD(...) do { snprintf(b->err, sizeof b->err, __VA_ARGS__); b->err_line = lineno; goto fail; } while (0)
-
-/* One line: validate, then count its words or pack it as a corpus sentence.
- * Returns 0, or -1 with the reason in b->err. */
-static int encode_line(const shared *sh, scratch *c, batch *b, int64_t lineno, const char *line, size_t len) {
-    json_t *root = NULL;
-    size_t k = 0;
-    while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
-    if (k == len) return 0; /* blank line */
-    long bad = wp_utf8_invalid_at(line, len);
-    if (bad >= 0) BAD("invalid UTF-8 at byte %ld of the line", bad + 1);
-    json_error_t err;
-    root = json_loadb(line, len, 0, &err);
-    if (!root) BAD("malformed JSON at column %d: %s", err.column, err.text);
-    if (!json_is_object(root)) BAD("expected a JSON object per line");
-    json_t *tokens = json_object_get(root, "tokens"), *mentions = json_object_get(root, "entityMentions");
-    if (!json_is_array(tokens)) BAD("%s \"tokens\" array", tokens ? "expected a" : "missing the");
-    if (!json_is_array(mentions)) BAD("%s \"entityMentions\" array", mentions ? "expected an" : "missing the");
-    size_t nw = json_array_size(tokens), nm = json_array_size(mentions);
-    if (nw > INT32_MAX / 2) BAD("sentence of %zu tokens", nw);
-    if (nw + 1 > c->word_cap) {
-        c->word_cap = (nw + 1) * 2;
-        c->word_start = xrealloc(c->word_start, c->word_cap * sizeof *c->word_start);
+/* One line (common/sentences.h): counts its words or packs it as a corpus
+ * sentence. Returns 0, or -1 with the reason in b->err. */
+static int encode_line(const sentence_opts *sh, sentence *c, batch *b, int64_t lineno, const char *line, size_t len) {
+    int r = sentence_parse(sh, line, len, c, sh->vocab ? NULL : &b->counts, b->err, sizeof b->err);
+    if (r < 0) {
+        b->err_line = lineno;
+        return -1;
     }
-    if (nm > c->m_cap) {
-        c->m_cap = nm * 2;
-        c->m = xrealloc(c->m, c->m_cap * sizeof *c->m);
-    }
-    for (size_t i = 0; i < nm; i++) { /* mentions, validated before anything is written */
-        json_t *e = json_array_get(mentions, i);
-        if (!json_is_object(e)) BAD("entityMentions[%zu]: expected an object", i);
-        int64_t s = int_field(e, "start", b, lineno, i), t = int_field(e, "end", b, lineno, i);
-        int64_t eid = int_field(e, "entityId", b, lineno, i);
-        if (b->err_line) goto fail;
-        if (s > t) BAD("entityMentions[%zu]: start %lld > end %lld", i, (long long)s, (long long)t);
-        if (s < 0 || t >= (int64_t)nw)
-            BAD("entityMentions[%zu]: span %lld..%lld outside the %zu tokens", i, (long long)s, (long long)t, nw);
-        if (intmap_get(&sh->eid_row, eid) < 0) BAD("entityMentions[%zu]: entityId %lld is not in entity2id.txt", i, (long long)eid);
-        c->m[i] = (corpus_mention){eid, (int32_t)s, (int32_t)t};
-    }
-    c->ids.n = 0;
-    for (size_t i = 0; i < nw; i++) {
-        json_t *w = json_array_get(tokens, i);
-        if (!json_is_string(w)) BAD("tokens[%zu]: expected a string", i);
-        const char *s = json_string_value(w);
-        size_t sl = json_string_length(w);
-        c->word_start[i] = (int32_t)c->ids.n;
-        if (!sh->vocab) wp_basic_words(s, sl, sh->flags, count_word, &b->counts, NULL);
-        else if (wp_encode(sh->vocab, s, sl, sh->flags, &c->ids, NULL, &b->tot.unk) < 0) BAD("tokens[%zu]: invalid UTF-8", i);
-        if (c->ids.n > INT32_MAX / 2) BAD("sentence too long");
-    }
-    c->word_start[nw] = (int32_t)c->ids.n;
-    json_decref(root);
+    if (r == 0) return 0;
     b->tot.sentences++;
-    b->tot.mentions += (int64_t)nm;
-    b->tot.words += (int64_t)nw;
+    b->tot.mentions += c->nm;
+    b->tot.words += c->nwords;
     if (sh->vocab) {
-        for (size_t i = 0; i < nm; i++) { /* word span -> wordpiece span */
-            c->m[i].wp_end = c->word_start[c->m[i].wp_end + 1];
-            c->m[i].wp_start = c->word_start[c->m[i].wp_start];
-        }
+        if (c->dropped && !b->dropped) b->dropped_line = lineno;
+        b->dropped += c->dropped;
         b->tot.wordpieces += (int64_t)c->ids.n;
+        b->tot.unk += c->unk;
         msgpack_packer pk;
         msgpack_packer_init(&pk, &b->out, msgpack_sbuffer_write);
-        corpus_pack_sentence(&pk, lineno, (int32_t)nw, c->ids.id, (int32_t)c->ids.n, c->m, (int32_t)nm);
+        corpus_pack_sentence(&pk, lineno, c->nwords, c->ids.id, (int32_t)c->ids.n, c->m, c->nm);
     }
     return 0;
-fail:
-    if (root) json_decref(root);
-    return -1;
 }
 
-static void encode_batch(const shared *sh, scratch *c, batch *b) {
+static void encode_batch(const sentence_opts *sh, sentence *c, batch *b) {
     for (int i = 0; i < b->n; i++)
         if (encode_line(sh, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0) break;
 }
@@ -154,7 +83,7 @@ static void encode_batch(const shared *sh, scratch *c, batch *b) {
  * them, the main thread consumes finished batches in file order (so the output
  * and the first error reported do not depend on the thread count). */
 typedef struct {
-    shared sh;
+    sentence_opts sh;
     int nworkers, nslots;
     batch *slot;
     int64_t submitted, taken, consumed;
@@ -162,11 +91,12 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     pthread_t *th;
-    scratch main_scratch;
+    sentence main_scratch;
     /* consumer */
     msgpack_packer *pk;          /* NULL in the counting pass */
     strmap *word_counts;
     corpus_totals tot;
+    int64_t dropped, dropped_line; /* as in batch */
     int64_t bytes;
     char *where;                 /* "DATASET:sentences.json" for messages */
     progress prog;
@@ -174,7 +104,7 @@ typedef struct {
 
 static void *worker(void *arg) {
     pipeline *p = arg;
-    scratch c = {0};
+    sentence c = {0};
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (p->taken == p->submitted && !p->finished) pthread_cond_wait(&p->work, &p->mu);
@@ -187,9 +117,7 @@ static void *worker(void *arg) {
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
-    wp_ids_free(&c.ids);
-    free(c.word_start);
-    free(c.m);
+    sentence_free(&c);
     wp_thread_done();
     return NULL;
 }
@@ -202,6 +130,7 @@ static void reset_batch(batch *b) {
     memset(&b->tot, 0, sizeof b->tot);
     strmap_free(&b->counts);
     strmap_init(&b->counts);
+    b->dropped = 0;
     b->err_line = 0;
     b->done = 0;
 }
@@ -230,6 +159,8 @@ static void consume_one(pipeline *p) {
     p->tot.words += b->tot.words;
     p->tot.wordpieces += b->tot.wordpieces;
     p->tot.unk += b->tot.unk;
+    if (b->dropped && !p->dropped) p->dropped_line = b->dropped_line;
+    p->dropped += b->dropped;
     p->bytes += b->bytes;
     progress_update(&p->prog, p->bytes);
     reset_batch(b);
@@ -285,6 +216,7 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     p->submitted = p->taken = p->consumed = 0;
     p->finished = 0;
     memset(&p->tot, 0, sizeof p->tot);
+    p->dropped = 0;
     p->bytes = 0;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
@@ -411,9 +343,10 @@ int main(int argc, char **argv) {
     entity_table ents;
     dataset_read_entities(dataset, &ents);
     pipeline p = {0};
-    p.sh.flags = flags;
-    intmap_init(&p.sh.eid_row);
-    for (int64_t i = 0; i < ents.n; i++) intmap_put(&p.sh.eid_row, ents.eid[i], i);
+    intmap eid_row;
+    intmap_init(&eid_row);
+    for (int64_t i = 0; i < ents.n; i++) intmap_put(&eid_row, ents.eid[i], i);
+    p.sh = (sentence_opts){NULL, flags, &eid_row};
     log_info("%lld entities", (long long)ents.n);
     json_object_seed(0); /* before any thread parses */
 
@@ -452,6 +385,9 @@ int main(int argc, char **argv) {
     corpus_pack_vocab(p.pk, &vocab);
     corpus_pack_entities(p.pk, &ents);
     corpus_totals tot = run_sentences(dataset, &p, "tokenizing", &secs, &bytes);
+    if (p.dropped)
+        log_warn("%s: %lld mention%s dropped: %s words produce no wordpieces (first on line %lld)", p.where,
+                 (long long)p.dropped, p.dropped > 1 ? "s" : "", p.dropped > 1 ? "their" : "its", (long long)p.dropped_line);
     corpus_pack_totals(p.pk, &tot);
     if (learn) wp_vocab_write(&vocab, learned_path);
     artifact_commit(w);
@@ -460,6 +396,7 @@ int main(int argc, char **argv) {
     run_metric("entities", (double)ents.n);
     run_metric("sentences", (double)t->sentences);
     run_metric("mentions", (double)t->mentions);
+    run_metric("mentions_dropped", (double)p.dropped);
     run_metric("words", (double)t->words);
     run_metric("wordpieces", (double)t->wordpieces);
     run_metric("unk", (double)t->unk);
@@ -470,11 +407,9 @@ int main(int argc, char **argv) {
     log_done("%s sentences, %s mentions, %s wordpieces (%s [UNK]), %.1f MB/s", fmt_count(a, t->sentences),
              fmt_count(b, t->mentions), fmt_count(d, t->wordpieces), fmt_count(e, t->unk),
              secs > 0 ? bytes / 1e6 / secs : 0.0);
-    wp_ids_free(&p.main_scratch.ids);
-    free(p.main_scratch.word_start);
-    free(p.main_scratch.m);
+    sentence_free(&p.main_scratch);
     free(p.where);
-    intmap_free(&p.sh.eid_row);
+    intmap_free(&eid_row);
     wp_vocab_free(&vocab);
     entity_table_free(&ents);
     free(learned_path);

@@ -1,10 +1,96 @@
-/* train-cl: not implemented yet (see the README's status table); exits 1. */
+/* train-cl: train one entity-representation model with contrastive learning (DESIGN §3
+ * "Contrastive learning", paper §3.3). Starts from the base encoder like train-mlm (--model
+ * DIR or --config FILE), adds the projection head, and per epoch runs two contrastive
+ * passes over pairs drawn from the `pairs` artifact (batches of 256 pairs, the two views as
+ * two forward calls, hard-negative loss with t, τ⁺, β, gradient weight 7, lr_cl), then one
+ * masked-entity prediction pass (train-mlm's epoch, lr). Checkpoints (OUT/epoch-N, HF layout
+ * with the entity and projection heads), --resume, progress, the frozen-prefix cache and the
+ * catalog metrics are train-mlm's (common/trainer.h); the contrastive passes are
+ * common/cl_train.h. The checkpoints feed `infer` unchanged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cl_train.h"
 #include "cli.h"
+#include "contrastive_pairs.h"
 #include "error.h"
+#include "log.h"
+#include "pairs.h"
+#include "trainer.h"
 
 int main(int argc, char **argv) {
-    const cli_option opts[] = {{NULL, 0, NULL, NULL, NULL, 0, 0}};
-    const cli_spec spec = {"train-cl", "not implemented yet", "[options]", "train-cl --help", "README status table", opts};
+    trainer_opts o;
+    trainer_opts_init(&o);
+    const char *pairs_path = NULL, *preset_name = "wiki";
+    double tau_plus = -1, beta = -1, temperature = 0.5, weight = 7, lr_cl = 0;
+    int batch_pairs = 256, fixed_pairs = 0;
+    const cli_option opts[] = {
+        TRAINER_OPTIONS(o),
+        {"pairs", OPT_STRING, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive) built from --samples", 0, 0},
+        {"preset", OPT_STRING, &preset_name, "wiki|apr|se2", "paper Table 6 column giving the defaults of tau+, beta and lr-cl", 0, 0},
+        {"tau-plus", OPT_DOUBLE, &tau_plus, "X", "class prior tau+ of the HCL loss (-1: preset, wiki 0.05)", -1, 0.999999},
+        {"beta", OPT_DOUBLE, &beta, "X", "hardness concentration beta (-1: preset, wiki 1)", -1, 1000},
+        {"temperature", OPT_DOUBLE, &temperature, "T", "temperature t of the HCL loss", 1e-6, 1000},
+        {"cl-weight", OPT_DOUBLE, &weight, "W", "gradient weight of the contrastive loss (official 7)", 0, 1e6},
+        {"lr-cl", OPT_DOUBLE, &lr_cl, "X", "AdamW lr of the contrastive steps (0: the preset's 1.5e-5 with --model, 1.5 x lr with --config)", 0, 10},
+        {"batch-pairs", OPT_INT, &batch_pairs, "N", "pairs per contrastive step (the remainder of a pass is dropped)", 2, 1000000},
+        {"fixed-pairs", OPT_FLAG, &fixed_pairs, NULL, "use the pairs artifact's stored draw in every pass (default: a fresh draw per pass, official)", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"train-cl", "train an entity model with contrastive learning and masked-entity prediction",
+                           "--samples FILE --pairs FILE (--model DIR | --config FILE) --out DIR [options]",
+                           "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/cl-1 --seed 1",
+                           "build-samples --contrastive, train-mlm, infer", opts};
     cli_parse(&spec, argc, argv);
-    die("not implemented yet");
+    if (!pairs_path) die_usage("--pairs is required");
+    if (!o.out) die_usage("--out is required");
+    const cl_preset *preset = cl_preset_find(preset_name);
+    if (!preset) die_usage("--preset: expected wiki, apr or se2, found '%s'", preset_name);
+    run_begin(o.out);
+
+    pairs_set pairs;
+    pairs_read(&pairs, pairs_path);
+    trainer t;
+    trainer_open(&t, &o);
+    pairs_check_samples(&pairs, pairs_path, t.s, t.samples_sha);
+    cl_train_opts co = {
+        .hp = {tau_plus >= 0 ? tau_plus : preset->tau_plus, beta >= 0 ? beta : preset->beta, temperature},
+        .weight = weight,
+        .lr_cl = lr_cl > 0 ? lr_cl : (o.model ? preset->lr_cl : 1.5 * t.o.lr),
+        .batch_pairs = batch_pairs,
+        .fixed_pairs = fixed_pairs,
+    };
+    log_info("contrastive: tau+ %g, beta %g, t %g, weight %g, lr-cl %g, %d pairs per step, %s pairs per pass",
+             co.hp.tau_plus, co.hp.beta, co.hp.temperature, co.weight, co.lr_cl, co.batch_pairs,
+             fixed_pairs ? "fixed" : "fresh");
+    cl_trainer c;
+    cl_trainer_init(&c, &t, &pairs, pairs_path, &co);
+    trainer_start(&t);
+    cl_trainer_restore(&c);
+
+    double t0 = now_seconds();
+    for (int e = t.first_epoch; e <= o.epochs; e++) {
+        double l1 = cl_trainer_pass(&c, e, 1);
+        double l2 = cl_trainer_pass(&c, e, 2);
+        trainer_mep_epoch(&t, e);
+        char key[48];
+        snprintf(key, sizeof key, "cl_loss_epoch_%d", e);
+        run_metric(key, (l1 + l2) / 2);
+        int nextra;
+        const st_entry *extra = cl_trainer_extra(&c, &nextra);
+        trainer_save_epoch(&t, e, extra, nextra);
+    }
+    run_metric("train_seconds", now_seconds() - t0);
+    int ran = o.epochs - t.first_epoch + 1;
+    if (ran > 0)
+        log_done("%d epoch(s) trained (%d..%d), MEP loss %.4f -> %.4f, model %s/final", ran, t.first_epoch, o.epochs,
+                 t.loss[t.first_epoch], t.loss[o.epochs], o.out);
+    else
+        log_done("nothing to do: %s already has %d complete epochs", o.out, t.first_epoch - 1);
+    cl_trainer_free(&c);
+    trainer_close(&t);
+    pairs_free(&pairs);
+    return 0;
 }

@@ -1,8 +1,8 @@
 # build.mk: builds the libFuzzer targets for tests/fuzz/run.sh (clang, ASan+UBSan,
 # coverage-instrumented common/ objects in $(FUZZ_OUT)/obj, linked from an archive
 # so each target pulls in only the modules it uses). Incremental: only changed
-# sources are recompiled (-MMD dependencies; fuzz_sentences.c includes
-# stages/tokenize.c). Usage: make -f tests/fuzz/build.mk -j2 [FUZZ_OUT=dir]
+# sources are recompiled (-MMD dependencies).
+# Usage: make -f tests/fuzz/build.mk -j2 [FUZZ_OUT=dir]
 FUZZ_OUT ?= build-fuzz
 FUZZ_CC  ?= clang
 PKGS     := msgpack openblas libarchive jansson libutf8proc sqlite3

@@ -80,3 +80,27 @@ head -c $(( $(stat -c %s "$WORK/o/c.mp") - 20 )) "$WORK/o/c.mp" >"$WORK/o/cut.mp
 expect_exit truncated_corpus 3 "cut.mp: byte [0-9]+: truncated" build-samples --corpus "$WORK/o/cut.mp" --out "$WORK/o/s.mp"
 build-samples --quiet --corpus "$WORK/o/c.mp" --out "$WORK/o/s.mp"
 expect_exit wrong_kind 3 "s.mp: byte 0: wrong artifact kind 'samples', expected 'corpus'" build-samples --corpus "$WORK/o/s.mp" --out "$WORK/o/s2.mp"
+
+# a mention whose words all give no wordpiece ("" and U+200B): tokenize drops it
+# with one counted warning (schemas/corpus.md), the sentence's other mention stays;
+# a corpus holding an empty span anyway is refused by build-samples (it would put
+# [MASK] over nothing)
+rm -rf "$WORK/empty"; cp -r "$FX/tiny" "$WORK/empty"
+printf '%s\n' '{"tokens": ["", "\u200b", "is", "big", "Ohio"], "entityMentions": [{"start": 0, "end": 1, "entityId": 3}, {"start": 4, "end": 4, "entityId": 0}]}' >>"$WORK/empty/sentences.json"
+expect_exit empty_mention_warning 0 "empty/sentences.json: 1 mention dropped: its words produce no wordpieces \(first on line 8\)" \
+    tokenize "$WORK/empty" --vocab "$V" --out "$WORK/o/e.mp"
+out=$(inspect --quiet "$WORK/o/e.mp" | grep '^\[8,')
+[ "$out" = '[8,5,{"$bin":12},[[0,2,3]]]' ] && pass empty_mention_dropped || fail empty_mention_dropped "$out"
+if python3 - "$WORK/o/c.mp" "$WORK/o/c-empty.mp" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+i = d.index(b'\x94\x01\x04\xc4\x10') + 5 + 16   # sentence [1, 4, ids, mentions]: Ohio = [0, 0, 1]
+assert d[i:i + 5] == b'\x91\x93\x00\x00\x01'
+open(sys.argv[2], 'wb').write(d[:i + 4] + b'\x00' + d[i + 5:])
+PY
+then
+    expect_exit empty_span_corpus 3 "c-empty.mp: byte [0-9]+: mention span \[0, 0\): expected a non-empty span" \
+        build-samples --corpus "$WORK/o/c-empty.mp" --out "$WORK/o/s3.mp"
+else
+    skip empty_span_corpus "python3 could not patch the corpus"
+fi

@@ -13,7 +13,8 @@
 
 static char tmp[256];
 
-static void write_file(const char *rel, const char *text) {
+/* Writes n bytes (NULs included) to tmp/<rel>, creating its folders. */
+static void write_bytes(const char *rel, const char *data, size_t n) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", tmp, rel);
     for (char *s = strchr(p + strlen(tmp) + 1, '/'); s; s = strchr(s + 1, '/')) {
@@ -22,9 +23,11 @@ static void write_file(const char *rel, const char *text) {
         *s = '/';
     }
     FILE *f = fopen(p, "wb");
-    fputs(text, f);
+    fwrite(data, 1, n, f);
     fclose(f);
 }
+
+static void write_file(const char *rel, const char *text) { write_bytes(rel, text, strlen(text)); }
 
 /* A small valid dataset in tmp/<dir>/ ; CRLF in the queries on purpose. */
 static void make_dataset(const char *dir) {
@@ -224,6 +227,14 @@ static void test_bad_entities(void) {
     EXPECT_BAD(read_entities_fn, tp("badeid"), "line 1: expected a non-negative integer eid");
     write_file("utf/entity2id.txt", "A\t1\n\xff\xfe\t2\n");
     EXPECT_BAD(read_entities_fn, tp("utf"), "line 2: invalid UTF-8");
+    /* NUL bytes (fuzz-crashes/entity2id-1): names were cut at the NUL, giving
+     * two empty names that the duplicate check (on the full bytes) let through */
+    static const char nul_names[] = "Ohio\t1\n\0Texas\t2\n\0Paris\t3\n";
+    write_bytes("nul/entity2id.txt", nul_names, sizeof nul_names - 1);
+    EXPECT_BAD(read_entities_fn, tp("nul"), "nul/entity2id.txt: line 2: NUL byte at column 1");
+    static const char nul_eid[] = "Ohio\t1\nTexas\t2\0x\n";
+    write_bytes("nul2/entity2id.txt", nul_eid, sizeof nul_eid - 1);
+    EXPECT_BAD(read_entities_fn, tp("nul2"), "nul2/entity2id.txt: line 2: NUL byte at column 8");
     write_file("nomember/sentences.json", "{}\n");
     EXPECT_BAD(read_entities_fn, tp("nomember"), "no member entity2id.txt");
     EXPECT_BAD(read_entities_fn, tp("does-not-exist"), "cannot open dataset");
@@ -239,6 +250,18 @@ static void test_bad_other(void) {
     make_dataset("badq");
     write_file("badq/query/x.txt", "1 2\n1 two 3\n");
     EXPECT_BAD(read_queries_fn, tp("badq"), "query/x.txt: line 2: expected space-separated seed eids");
+    /* a NUL used to end the line early: "1 2\0 junk" gave seeds {1, 2}, "EXIT\0x" ended the file */
+    make_dataset("nulq");
+    static const char nul_seeds[] = "10 11\n1 2\0 junk\n";
+    write_bytes("nulq/query/x.txt", nul_seeds, sizeof nul_seeds - 1);
+    EXPECT_BAD(read_queries_fn, tp("nulq"), "query/x.txt: line 2: NUL byte at column 4");
+    static const char nul_exit[] = "EXIT\0x\n";
+    write_bytes("nulq/query/x.txt", nul_exit, sizeof nul_exit - 1);
+    EXPECT_BAD(read_queries_fn, tp("nulq"), "query/x.txt: line 1: NUL byte at column 5");
+    make_dataset("nulgt");
+    static const char nul_gt[] = "10\tOhio\t1\n11\tTe\0xas\t1\n";
+    write_bytes("nulgt/gt/x.txt", nul_gt, sizeof nul_gt - 1);
+    EXPECT_BAD(read_gt_fn, tp("nulgt"), "gt/x.txt: line 2: NUL byte at column 6");
     write_file("noq/entity2id.txt", "A\t1\n");
     EXPECT_BAD(read_queries_fn, tp("noq"), "no query/<class>.txt");
     /* missing member in an archive */

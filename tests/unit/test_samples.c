@@ -262,9 +262,29 @@ static void test_corrupt(void) {
     bad[2] = 10;
     CHECK_DIES(3, "is not [CLS] ... [MASK] ... [SEP]", open_samples, corrupt("bad-mask.mp", first, bad, sizeof bad, 0));
     CHECK_DIES(3, "truncated", open_samples, corrupt("cut.mp", NULL, NULL, 0, 30));
+    /* sample 0 at offset INT64_MAX: offset + length overflowed and the [CLS]
+     * check then read far outside the token chunk */
+    static const unsigned char off0[] = {0xa6, 'o', 'f', 'f', 's', 'e', 't', 0xc4, 0x40, 0, 0, 0, 0, 0, 0, 0, 0};
+    unsigned char off_max[sizeof off0];
+    memcpy(off_max, off0, sizeof off0);
+    memset(off_max + 9, 0xff, 7);
+    off_max[16] = 0x7f;
+    CHECK_DIES(3, "sample 0: offset 9223372036854775807 length 6 mask 1 inconsistent with 51 tokens", open_samples,
+               corrupt("off-max.mp", off0, off_max, sizeof off0, 0));
     char p[512];
     snprintf(p, sizeof p, "%s/tiny-corpus.mp", tmp);
     CHECK_DIES(3, "wrong artifact kind 'corpus', expected 'samples'", open_samples, p);
+}
+
+/* The fuzzers' reproducers (tests/fixtures/fuzz-crashes, requests-fuzz.md 1-2):
+ * the tiny samples artifact with chunk_first [2^40] and tokens 2^40 + 39 (the
+ * [CLS] check of sample 0 read before the chunk: SEGV), and with chunk_first
+ * [INT64_MIN] (signed overflow computing the chunk's token count). */
+static void test_fuzz_crashers(void) {
+    const char *one = fx("../fuzz-crashes/samples-1"), *two = fx("../fuzz-crashes/samples-2");
+    CHECK_DIES(3, "fuzz-crashes/samples-1: byte ", open_samples, (void *)one);
+    CHECK_DIES(3, "chunk_first[0] = 1099511627776: expected 0 for the first chunk", open_samples, (void *)one);
+    CHECK_DIES(3, "chunk_first[0] = -9223372036854775808: expected 0 for the first chunk", open_samples, (void *)two);
 }
 
 static void test_mini(void) {
@@ -329,6 +349,7 @@ TEST_MAIN_BEGIN("test_samples")
     RUN(test_folder_equals_archive);
     RUN(test_options);
     RUN(test_corrupt);
+    RUN(test_fuzz_crashers);
     RUN(test_mini);
     sh("rm -rf %s", tmp);
 TEST_MAIN_END

@@ -1,0 +1,170 @@
+# probexpan.mk — the ProbExpan pipeline as make targets (DESIGN.md §1, §3; issue 7).
+#
+#   make -f pipelines/probexpan.mk DATA=path/to/dataset.tar.gz RUN=runs/x [K=3 TOPK=2 ...] full
+#
+# Every artifact is a file in $(RUN); every recipe is one stage; `make -j2` trains the K
+# models of a phase in parallel and re-running after changing a variable redoes only what
+# depends on it (each artifact also depends on $(RUN)/params-<group>.txt, rewritten only
+# when that group's variables change). All runs are recorded in $(RUN)/catalog.sqlite.
+#
+# Phases: 1 K train-mlm models -> 2 infer, score-models (top TOPK), expand (seeds+200),
+# rerank -> 3 pairs from phase 2's ranking, K train-cl models -> 4 infer, score-models,
+# expand (seeds+100), rerank, evaluate.
+# Variants (paper Table 4): noclen (one model, no CL), noen (one model + CL), nocl (K models
+# + selection, no CL), full. `ablation` runs all four and prints one MAP table.
+# Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
+# SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
+
+DATA   ?= $(error set DATA to a dataset folder or archive)
+RUN    ?= runs/$(basename $(basename $(notdir $(DATA))))
+BIN    ?= bin
+MODEL  ?=
+# From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
+ENCODER_LAYERS ?= 4
+ENCODER_HIDDEN ?= 256
+ENCODER_HEADS  ?= 4
+ENCODER_FFN    ?= 1024
+ENCODER_MAXPOS ?= 512
+VOCAB_SIZE     ?= 8000
+# Training (empty = the stage's default, which depends on MODEL vs config: see README).
+K       ?= 3
+TOPK    ?= 2
+EPOCHS  ?= 5
+SPE     ?= 256
+BATCH   ?= 128
+LR      ?=
+F       ?=
+ETA     ?= 0.075
+SEED    ?= 1
+TRAIN_FLAGS ?=
+# Contrastive phase.
+CL_EPOCHS ?= $(EPOCHS)
+PRESET    ?= wiki
+CL_FLAGS  ?=
+PAIRS_FLAGS ?=
+# Expansion.
+SIZE_PHASE2 ?= 200
+SIZE_FINAL  ?= 100
+EXPAND_FLAGS ?=
+RERANK_FLAGS ?=
+THREADS ?= 0
+
+TOKENIZE      ?= $(BIN)/tokenize
+BUILD_SAMPLES ?= $(BIN)/build-samples
+TRAIN_MLM     ?= $(BIN)/train-mlm
+TRAIN_CL      ?= $(BIN)/train-cl
+INFER         ?= $(BIN)/infer
+SCORE_MODELS  ?= $(BIN)/score-models
+EXPAND        ?= $(BIN)/expand
+RERANK        ?= $(BIN)/rerank
+EVALUATE      ?= $(BIN)/evaluate
+
+export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
+SEEDS   := $(shell seq 1 $(K))
+COMMON  := --threads $(THREADS)
+opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
+
+.PHONY: full noclen noen nocl ablation phase1 phase2 phase3 phase4 show clean-run FORCE
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+# ---- parameter stamps: a file per variable group, rewritten only when it changes ----
+define stamp
+$(RUN)/params-$(1).txt: FORCE
+	@mkdir -p $(RUN)
+	@printf '%s\n' $(2) > $$@.new
+	@if cmp -s $$@.new $$@; then rm $$@.new; else mv $$@.new $$@; fi
+endef
+FORCE:
+$(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
+$(eval $(call stamp,encoder,"MODEL=$(MODEL)" "L=$(ENCODER_LAYERS)" "H=$(ENCODER_HIDDEN)" "A=$(ENCODER_HEADS)" "FFN=$(ENCODER_FFN)" "P=$(ENCODER_MAXPOS)" "V=$(VOCAB_SIZE)"))
+$(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
+$(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
+$(eval $(call stamp,expand,"TOPK=$(TOPK)" "P2=$(SIZE_PHASE2)" "FINAL=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
+
+# ---- text: corpus (+ learned vocabulary) and samples ----
+ifeq ($(strip $(MODEL)),)
+ENCODER_SRC = --config $(RUN)/config.json
+VOCAB_ARGS  = --learn-vocab $(VOCAB_SIZE) --vocab-out $(RUN)/vocab.txt
+ENCODER_DEP = $(RUN)/config.json
+MAX_WORDPIECES = $(ENCODER_MAXPOS)
+else
+ENCODER_SRC = --model $(MODEL)
+VOCAB_ARGS  = --vocab $(MODEL)/vocab.txt
+ENCODER_DEP =
+MAX_WORDPIECES = 512
+endif
+
+$(RUN)/corpus.mp: $(RUN)/params-text.txt
+	$(TOKENIZE) $(COMMON) $(DATA) $(VOCAB_ARGS) --out $@
+$(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-encoder.txt
+	$(BUILD_SAMPLES) $(COMMON) --corpus $< --max-wordpieces $(MAX_WORDPIECES) --out $@
+$(RUN)/config.json: $(RUN)/params-encoder.txt $(RUN)/corpus.mp
+	printf '{"model_type":"bert","architectures":["BertModel"],"hidden_act":"gelu","vocab_size":%d,"hidden_size":%d,"num_hidden_layers":%d,"num_attention_heads":%d,"intermediate_size":%d,"max_position_embeddings":%d,"type_vocab_size":2,"layer_norm_eps":1e-12,"initializer_range":0.02,"pad_token_id":0}\n' \
+	  $$(wc -l < $(RUN)/vocab.txt) $(ENCODER_HIDDEN) $(ENCODER_LAYERS) $(ENCODER_HEADS) $(ENCODER_FFN) $(ENCODER_MAXPOS) > $@
+
+TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
+  --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
+
+# ---- phase 1: K masked-entity models ----
+$(RUN)/mlm-%/final/model.safetensors: $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
+	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/mlm-$*
+
+# ---- inference: one dists per model ----
+$(RUN)/dists-%.mp: $(RUN)/%/final/model.safetensors $(RUN)/samples.mp
+	$(INFER) $(COMMON) --model $(RUN)/$*/final --samples $(RUN)/samples.mp --out $@
+
+# ---- selection + ensemble ----
+$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp) $(RUN)/params-expand.txt
+	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-mlm.mp $(filter %.mp,$^)
+$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp) $(RUN)/params-expand.txt
+	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-cl.mp $(filter %.mp,$^)
+
+# ---- expansion + re-ranking: $(RUN)/<name>/expansions.mp from a dists artifact ----
+# expand_rules(name, dists, size)
+define expand_rules
+$(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-expand.txt
+	@mkdir -p $(RUN)/$(1)
+	$(EXPAND) $(COMMON) --dists $(2) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
+$(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
+	$(RERANK) $(COMMON) --dists $(2) $(RERANK_FLAGS) --out $$@ $$<
+$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
+	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
+endef
+# phase 2 (before contrastive training): seeds + 200
+$(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2)))
+$(eval $(call expand_rules,phase2-single,$(RUN)/dists-mlm-1.mp,$(SIZE_PHASE2)))
+# final rankings of the four variants: seeds + 100
+$(eval $(call expand_rules,noclen,$(RUN)/dists-mlm-1.mp,$(SIZE_FINAL)))
+$(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL)))
+$(eval $(call expand_rules,noen,$(RUN)/dists-noen-cl.mp,$(SIZE_FINAL)))
+$(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL)))
+
+# ---- phase 3: pairs from a phase-2 ranking, contrastive models ----
+$(RUN)/pairs.mp: $(RUN)/phase2/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
+	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $@
+$(RUN)/pairs-single.mp: $(RUN)/phase2-single/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
+	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $@
+CL_ARGS = $(TRAIN_ARGS) --epochs $(CL_EPOCHS) --preset $(PRESET) $(CL_FLAGS)
+$(RUN)/cl-%/final/model.safetensors: $(RUN)/pairs.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
+	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/cl-$*
+$(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
+	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + 1 )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/noen-cl
+
+# ---- named targets ----
+phase1: $(foreach k,$(SEEDS),$(RUN)/mlm-$(k)/final/model.safetensors)
+phase2: $(RUN)/phase2/ranked.mp
+phase3: $(foreach k,$(SEEDS),$(RUN)/cl-$(k)/final/model.safetensors)
+phase4 full: $(RUN)/full/report.mp
+noclen: $(RUN)/noclen/report.mp
+noen: $(RUN)/noen/report.mp
+nocl: $(RUN)/nocl/report.mp
+VARIANTS ?= noclen noen nocl full
+ablation: $(foreach v,$(VARIANTS),$(RUN)/$(v)/ranked.mp)
+	$(EVALUATE) $(COMMON) --gt $(DATA) --out $(RUN)/ablation.mp $(foreach v,$(VARIANTS),ProbExpan-$(v)=$(RUN)/$(v)/ranked.mp)
+# show: the MAP table of one variant and the top lists of three queries, for a person
+SHOW ?= full
+show: $(RUN)/$(SHOW)/ranked.mp
+	$(EVALUATE) --quiet --gt $(DATA) --show 3 --show-top 15 ProbExpan-$(SHOW)=$<
+clean-run:
+	rm -rf $(RUN)

@@ -1,0 +1,190 @@
+/* infer: run a trained model (encoder + entity head) in eval mode and report the
+ * predicted entity distribution at [MASK].
+ *
+ * Mode --ids FILE|-: one sequence of space-separated token ids per line (e.g.
+ * "101 2023 103 102"), exactly one [MASK] among them; writes per input line one JSON array
+ * of the V_e probabilities at the [MASK] position. The way to check a model from a shell.
+ *
+ * Mode --samples FILE --out dists.mp: for every entity row of a samples artifact, the mean
+ * over its samples of softmax(head) and of log-softmax, streamed into a dists artifact
+ * (common/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
+ * samples of an entity (seeded draw, --seed).
+ * (Each mode is one run_* function below; main only parses options and dispatches.) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bert.h"
+#include "catalog.h"
+#include "cli.h"
+#include "entity_dists.h"
+#include "entity_head.h"
+#include "error.h"
+#include "log.h"
+#include "samples.h"
+
+/* A loaded model: encoder (everything frozen: inference only) + entity head. */
+typedef struct {
+    bert_model enc;
+    entity_head head;
+} infer_model;
+
+static void model_load(infer_model *m, const char *dir) {
+    bert_load_dir(&m->enc, dir, 0);
+    if (m->enc.cfg.num_entities < 1)
+        die_input(dir, "config.json", "no probexpan.num_entities: not a ProbExpan model");
+    entity_head_create(&m->head, m->enc.cfg.hidden, m->enc.cfg.num_entities);
+    char *st = xasprintf("%s/model.safetensors", dir);
+    if (!entity_head_load_safetensors(&m->head, st))
+        die_input(st, "head.0.weight", "missing tensor: the model has no entity head");
+    free(st);
+}
+
+static void model_free(infer_model *m) {
+    bert_free(&m->enc);
+    entity_head_free(&m->head);
+}
+
+/* Probabilities at [MASK] for every sequence of b: probs [B, V_e]. */
+static void predict(const infer_model *m, const bert_batch *b, float *probs) {
+    int B = b->B, H = m->enc.cfg.hidden;
+    float *hid = xmalloc((size_t)B * H * 2 * sizeof(float)), *gelu = hid + (size_t)B * H;
+    float *dense = xmalloc((size_t)B * H * sizeof(float));
+    bert_forward_infer(&m->enc, b, hid);
+    entity_head_forward(&m->head, hid, B, dense, gelu, probs);
+    for (size_t i = 0; i < (size_t)B * m->head.V; i++) probs[i] = expf(probs[i]);
+    free(hid);
+    free(dense);
+}
+
+static void write_rows(FILE *out, const float *probs, int B, int V) {
+    for (int s = 0; s < B; s++) {
+        fputc('[', out);
+        for (int v = 0; v < V; v++) fprintf(out, v ? ",%.7g" : "%.7g", probs[(size_t)s * V + v]);
+        fputs("]\n", out);
+    }
+    if (ferror(out)) die_errno("cannot write the output");
+}
+
+/* --ids mode: returns the number of sequences. */
+static long run_ids(const infer_model *m, const char *path, int batch) {
+    FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    const char *name = strcmp(path, "-") ? path : "(stdin)";
+    if (!in) die_errno("cannot open %s", path);
+    const bert_config *c = &m->enc.cfg;
+    bert_batch b = {0};
+    bert_batch_clear(&b);
+    float *probs = xmalloc((size_t)batch * c->num_entities * sizeof(float));
+    int *ids = xmalloc((size_t)(c->max_pos + 1) * sizeof(int));
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, n = 0;
+    while (getline(&line, &cap, in) > 0) {
+        lineno++;
+        char where[48];
+        snprintf(where, sizeof where, "line %ld", lineno);
+        int len = 0;
+        char *p = line, *end;
+        for (;;) {
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+            if (!*p) break;
+            long v = strtol(p, &end, 10);
+            if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
+                die_input(name, where, "expected space-separated integer token ids");
+            if (v < 0 || v >= c->vocab_size)
+                die_input(name, where, "token id %ld outside the vocabulary 0..%d", v, c->vocab_size - 1);
+            if (len == c->max_pos)
+                die_input(name, where, "more than max_position_embeddings = %d ids", c->max_pos);
+            ids[len++] = (int)v;
+            p = end;
+        }
+        int r = bert_batch_add(&b, ids, len, c->mask_token_id, c->max_pos);
+        if (r == -1) die_input(name, where, "no [MASK] (id %d) in the sequence", c->mask_token_id);
+        if (r == -2) die_input(name, where, "empty sequence");
+        if (b.B == batch) {
+            predict(m, &b, probs);
+            write_rows(stdout, probs, b.B, c->num_entities);
+            n += b.B;
+            bert_batch_clear(&b);
+        }
+    }
+    if (ferror(in)) die_errno("cannot read %s", name);
+    if (b.B) {
+        predict(m, &b, probs);
+        write_rows(stdout, probs, b.B, c->num_entities);
+        n += b.B;
+    }
+    if (fflush(stdout)) die_errno("cannot write the output");
+    if (in != stdin) fclose(in);
+    free(line);
+    free(ids);
+    free(probs);
+    bert_batch_free(&b);
+    return n;
+}
+
+/* --samples mode: returns the number of entity rows written. */
+static int64_t run_samples(const infer_model *m, const char *model_dir, const char *samples_path,
+                           const char *out, long max_per_entity, long seed) {
+    samples *s = samples_open(samples_path);
+    double t0 = now_seconds();
+    entity_dists_stats st = entity_dists_write(&m->enc, &m->head, s, model_dir, out, max_per_entity,
+                                               (uint64_t)seed);
+    double secs = now_seconds() - t0;
+    run_metric("samples", (double)st.samples);
+    run_metric("entities_per_second", st.entities / (secs > 0 ? secs : 1e-9));
+    run_metric("samples_per_second", st.samples / (secs > 0 ? secs : 1e-9));
+    char a[32], b[32];
+    log_info("%s entities, %s samples, %.1f entities/s, %.1f samples/s", fmt_count(a, st.entities),
+             fmt_count(b, st.samples), st.entities / (secs > 0 ? secs : 1e-9), st.samples / (secs > 0 ? secs : 1e-9));
+    samples_close(s);
+    return st.entities;
+}
+
+int main(int argc, char **argv) {
+    const char *model = NULL, *ids = NULL, *samples_path = NULL, *out = NULL;
+    int batch = 64;
+    long max_per_entity = 0, seed = 1;
+    const cli_option opts[] = {
+        {"model", OPT_STRING, &model, "DIR", "model directory (config.json, model.safetensors)", 0, 0},
+        {"ids", OPT_STRING, &ids, "FILE", "token-id lines ('-' = stdin); one JSON array of probabilities per line on stdout", 0, 0},
+        {"batch", OPT_INT, &batch, "N", "sequences per forward pass (--ids mode)", 1, 65536},
+        {"samples", OPT_STRING, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
+        {"max-samples-per-entity", OPT_LONG, &max_per_entity, "N", "use at most N samples per entity, a seeded draw (0 = all)", 0, 1e12},
+        {"seed", OPT_LONG, &seed, "N", "seed of the --max-samples-per-entity draw", 0, 9.2e18},
+        {0}};
+    const cli_spec spec = {"infer", "predicted entity distributions at [MASK] from a trained model",
+                           "[options] --model DIR (--samples FILE --out dists.mp | --ids FILE|-)",
+                           "infer --model run/model-1/final --samples run/samples.mp --out run/dists-1.mp",
+                           "train-mlm, train-cl, score-models", opts};
+    cli_parse(&spec, argc, argv);
+    if (!model) die_usage("--model is required");
+    if (!ids == !samples_path) die_usage("a mode is required: --samples FILE --out FILE, or --ids FILE|-");
+    if (samples_path && !out) die_usage("--samples needs --out FILE");
+    char *outdir = NULL;
+    if (out) {
+        outdir = xstrdup(out);
+        char *slash = strrchr(outdir, '/');
+        if (slash) *slash = '\0';
+        else strcpy(outdir, ".");
+    }
+    run_begin(outdir); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
+    free(outdir);
+    infer_model m;
+    model_load(&m, model);
+    if (samples_path) {
+        char buf[32];
+        int64_t n = run_samples(&m, model, samples_path, out, max_per_entity, seed);
+        log_done("%s entities -> %s", fmt_count(buf, n), out);
+        model_free(&m);
+        return 0;
+    }
+    long n = run_ids(&m, ids, batch);
+    run_metric("sequences", (double)n);
+    char buf[32];
+    log_done("%s sequences", fmt_count(buf, n));
+    model_free(&m);
+    return 0;
+}

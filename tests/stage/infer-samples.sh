@@ -1,0 +1,42 @@
+# infer --samples stage tests: a trained model -> dists artifact (entity table, rows sum to 1,
+# the trained synthetic model puts its mass on the right entity), the per-entity cap,
+# determinism, and bad input (a model trained on other samples, a samples file of the wrong kind).
+source "$(dirname "$0")/lib.sh"
+source "$PROBEXPAN_ROOT/tests/fixtures/train/synth.sh"
+FIX=$PROBEXPAN_ROOT/tests/fixtures/train
+if ! infer --help 2>/dev/null | grep -q -- '--samples'; then
+    skip infer-samples-mode "infer has no --samples mode yet"
+    exit 0
+fi
+mk_synth "$WORK/syn" 16 12
+tokenize "$WORK/syn" --learn-vocab 300 --out "$WORK/corpus.mp" --quiet &&
+    build-samples --corpus "$WORK/corpus.mp" --out "$WORK/s.mp" --quiet &&
+    train-mlm --samples "$WORK/s.mp" --config "$FIX/tiny-config.json" --batch 32 --samples-per-entity 32 \
+        --epochs 10 --threads 1 --quiet --out "$WORK/m" || { fail setup "tokenize/build-samples/train-mlm failed"; exit 0; }
+
+expect_exit infer-runs 0 'done' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d.mp" --threads 1
+inspect --full "$WORK/d.mp" >"$WORK/d.json"
+check dists-kind grep -q '"kind":"dists"' "$WORK/d.json"
+check dists-16-rows grep -q '"matrix":"mean_prob","rows":16,"cols":16' "$WORK/d.json"
+# the learned model: entity i's own column is the largest of row i for every row (the
+# corpus determines the entity); checked as "row i's maximum is at index i" by position
+rows=$(sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' "$WORK/d.json" | grep '^\[')
+ok=0; i=0
+while IFS= read -r row; do
+    vals=$(tr -d '[]' <<<"$row" | tr ',' '\n')
+    best=$(nl -v0 -nln <<<"$vals" | sort -k2 -g -r | head -n 1 | cut -f1 | tr -d ' ')
+    [ "$best" = "$i" ] && ok=$((ok + 1))
+    i=$((i + 1))
+done <<<"$rows"
+if [ "$ok" -ge 15 ]; then pass argmax-is-own-entity; else fail argmax-is-own-entity "$ok of $i rows"; fi
+
+infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d2.mp" --threads 1 --quiet
+check deterministic cmp <(inspect --full "$WORK/d.mp" | tail -n +2) <(inspect --full "$WORK/d2.mp" | tail -n +2)
+expect_exit cap-runs 0 '' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d3.mp" --max-samples-per-entity 3 --seed 4 --threads 1
+check cap-recorded grep -q '"max_samples_per_entity":3' <(inspect --header "$WORK/d3.mp")
+
+mk_synth "$WORK/syn2" 9 3
+tokenize "$WORK/syn2" --learn-vocab 300 --out "$WORK/c2.mp" --quiet && build-samples --corpus "$WORK/c2.mp" --out "$WORK/s2.mp" --quiet
+expect_exit other-samples 3 'num_entities' infer --model "$WORK/m/final" --samples "$WORK/s2.mp" --out "$WORK/x.mp" --threads 1
+check no-partial-output test ! -e "$WORK/x.mp"
+expect_exit wrong-kind 3 'samples' infer --model "$WORK/m/final" --samples "$WORK/corpus.mp" --out "$WORK/x.mp" --threads 1
