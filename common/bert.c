@@ -51,8 +51,9 @@ void bert_config_load(bert_config *c, const char *path) {
     c->ln_eps = 1e-12f;
     json_t *v = json_object_get(o, "layer_norm_eps");
     if (v) {
-        if (!json_is_number(v) || json_number_value(v) <= 0)
-            die_input(path, "layer_norm_eps", "expected a positive number");
+        if (!json_is_number(v) || !(json_number_value(v) > 0) || !((float)json_number_value(v) > 0) ||
+            !isfinite((float)json_number_value(v)))
+            die_input(path, "layer_norm_eps", "expected a positive number representable as float32");
         c->ln_eps = (float)json_number_value(v);
     }
     v = json_object_get(o, "hidden_act");
@@ -64,6 +65,11 @@ void bert_config_load(bert_config *c, const char *path) {
     if (c->hidden % c->heads)
         die_input(path, "num_attention_heads", "%d does not divide hidden_size %d", c->heads,
                   c->hidden);
+    /* every parameter count below must fit in memory (and size_t): at most 2^33 floats */
+    double H = c->hidden, params = ((double)c->vocab_size + c->max_pos + c->type_vocab + 2) * H +
+                                   (double)c->layers * (4 * H * H + 2 * H * c->ffn + 10 * H + c->ffn);
+    if (params > 8589934592.0)
+        die_input(path, NULL, "the sizes describe %.3g parameters, more than this program can hold (2^33)", params);
     c->mask_token_id = 103;
     json_t *p = json_object_get(o, "probexpan");
     if (p) {
