@@ -162,6 +162,8 @@ static int exec_step(sqlite3_stmt *st) {
 static int write_run(sqlite3 *db, int status) {
     int rc = sqlite3_exec(db, SCHEMA_SQL, NULL, NULL, NULL);
     if (rc) return rc;
+    /* catalogs from before schema 2 lack artifacts.mtime_ns: add it (an error = already there) */
+    sqlite3_exec(db, "ALTER TABLE artifacts ADD COLUMN mtime_ns INTEGER", NULL, NULL, NULL);
     if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL))) return rc;
     char ended[32], cwd[PATH_MAX];
     utc_now(ended);

@@ -98,7 +98,8 @@ void cl_trainer_init(cl_trainer *c, trainer *t, const pairs_set *pairs, const ch
     cl_step_bufs_init(&c->bufs, &c->ph, cfg->hidden, o->batch_pairs);
     c->ids1 = xmalloc(sizeof(int64_t) * (size_t)o->batch_pairs);
     c->ids2 = xmalloc(sizeof(int64_t) * (size_t)o->batch_pairs);
-    bert_batch_clear(&c->b1);
+    bert_batch_clear(&c->b[0]);
+    bert_batch_clear(&c->b[1]);
 }
 
 /* The settings a resumed run must share with the run it continues. */
@@ -154,19 +155,6 @@ void cl_trainer_restore(cl_trainer *c) {
     free(sp);
 }
 
-static void swap_view1(cl_trainer *c) {
-    trainer *t = c->t;
-    bert_batch b = t->b;
-    t->b = c->b1;
-    c->b1 = b;
-    float *p = t->prefix;
-    t->prefix = c->prefix1;
-    c->prefix1 = p;
-    size_t cap = t->prefix_cap;
-    t->prefix_cap = c->prefix1_cap;
-    c->prefix1_cap = cap;
-}
-
 /* The sample indices of this pass's pairs: a fresh draw (malloc'd into *own) or the stored one. */
 static int64_t pass_pairs(cl_trainer *c, int64_t **s1, int64_t **s2, int64_t **own) {
     const pairs_set *p = c->pairs;
@@ -215,12 +203,11 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
             c->ids1[i] = s1[perm[s * B + i]];
             c->ids2[i] = s2[perm[s * B + i]];
         }
-        trainer_load_batch(t, c->ids1, B);
-        swap_view1(c);
-        trainer_load_batch(t, c->ids2, B);
+        trainer_load_batch_to(t, c->ids1, B, &c->b[0], &c->prefix[0], &c->prefix_cap[0]);
+        trainer_load_batch_to(t, c->ids2, B, &c->b[1], &c->prefix[1], &c->prefix_cap[1]);
         for (int i = 0; i < t->nlists; i++) param_list_zero_grad(t->lists[i]);
-        double loss = cl_step(&c->bufs, &t->m, &c->ph, &c->b1, t->cache ? c->prefix1 : NULL, &t->b,
-                              trainer_prefix(t), &c->o.hp, c->o.weight);
+        double loss = cl_step(&c->bufs, &t->m, &c->ph, &c->b[0], t->cache ? c->prefix[0] : NULL, &c->b[1],
+                              t->cache ? c->prefix[1] : NULL, &c->o.hp, c->o.weight);
         if (!isfinite(loss)) {
             char where[80];
             snprintf(where, sizeof where, "epoch %d, CL pass %d, step %lld", epoch, pass, (long long)s + 1);
@@ -253,8 +240,10 @@ const st_entry *cl_trainer_extra(cl_trainer *c, int *n) {
 void cl_trainer_free(cl_trainer *c) {
     cl_step_bufs_free(&c->bufs);
     projection_head_free(&c->ph);
-    bert_batch_free(&c->b1);
-    free(c->prefix1);
+    for (int v = 0; v < 2; v++) {
+        bert_batch_free(&c->b[v]);
+        free(c->prefix[v]);
+    }
     free(c->ids1);
     free(c->ids2);
     memset(c, 0, sizeof *c);

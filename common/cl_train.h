@@ -66,9 +66,9 @@ typedef struct {
     cl_train_opts o;
     projection_head ph;
     cl_step_bufs bufs;
-    bert_batch b1;                 /* view 1 (view 2 uses the trainer's batch) */
-    float *prefix1;
-    size_t prefix1_cap;
+    bert_batch b[2];               /* the two views of a step */
+    float *prefix[2];              /* their cached prefix rows (F >= 1) */
+    size_t prefix_cap[2];
     int64_t *ids1, *ids2;          /* [batch_pairs] sample indices of a step */
     st_entry extra;                /* num_batches_tracked for trainer_save_epoch */
 } cl_trainer;

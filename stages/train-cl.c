@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
     pairs_read(&pairs, pairs_path);
     trainer t;
     trainer_open(&t, &o);
+    trainer_add_input(&t, pairs_path);
     pairs_check_samples(&pairs, pairs_path, t.s, t.samples_sha);
     cl_train_opts co = {
         .hp = {tau_plus >= 0 ? tau_plus : preset->tau_plus, beta >= 0 ? beta : preset->beta, temperature},

@@ -79,6 +79,11 @@ if infer --quiet --model "$WORK/cl/final" --samples "$WORK/samples.mp" --out "$W
 catalog runs >"$WORK/runs" 2>&1
 if grep -q 'cl_loss_epoch_6 = ' "$WORK/runs" && grep -q 'loss_epoch_6 = ' "$WORK/runs"; then
     pass catalog_metrics; else fail catalog_metrics "$(tail -n 5 "$WORK/runs")"; fi
+# lineage: the checkpoint's inputs include the pairs, and through them the ranking
+catalog lineage "$WORK/cl/epoch-6" >"$WORK/lineage" 2>&1
+if grep -q "^  <- .*/pairs.mp \[pairs\]" "$WORK/lineage" && grep -q "<- .*/ranked.mp \[ranked\]" "$WORK/lineage" &&
+   grep -q "^  <- .*/samples.mp \[samples\]" "$WORK/lineage"; then
+    pass lineage_has_pairs; else fail lineage_has_pairs "$(cat "$WORK/lineage")"; fi
 # --fixed-pairs: every pass uses the stored draw (all of its pairs, the remainder dropped)
 npairs=$(inspect "$WORK/pairs.mp" | sed -n 2p | jq .pairs)
 if train-cl "${TRAIN[@]}" --epochs 1 --fixed-pairs --out "$WORK/fixed" 2>"$WORK/err" &&
