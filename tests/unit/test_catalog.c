@@ -102,11 +102,30 @@ static void test_concurrent_writers(void) {
     CHECK_EQ_INT(query_int("SELECT COUNT(*) FROM artifacts WHERE path LIKE '%/c%-%.mp'"), PROCS * RUNS);
 }
 
+/* A catalog made before artifacts.mtime_ns existed is upgraded, not refused. */
+static void test_old_catalog_upgraded(void) {
+    char *old = xasprintf("%s/old.sqlite", dir), *saved = db_path;
+    sqlite3 *db;
+    CHECK(sqlite3_open(old, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "CREATE TABLE artifacts(id INTEGER PRIMARY KEY, path TEXT NOT NULL, kind TEXT,"
+                           " schema INTEGER, bytes INTEGER, sha256 TEXT, created TEXT, run_id INTEGER)",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    db_path = old;
+    char *out = xasprintf("%s/upgraded.mp", dir);
+    child_run(out, NULL, 0);
+    CHECK_EQ_INT(query_int("SELECT COUNT(*) FROM artifacts WHERE path LIKE '%/upgraded.mp' AND mtime_ns > 0"), 1);
+    db_path = saved;
+    free(out);
+    free(old);
+}
+
 TEST_MAIN_BEGIN("test_catalog")
     if (!mkdtemp(dir)) return 1;
     db_path = xasprintf("%s/catalog.sqlite", dir);
     RUN(test_lineage_and_failed_runs);
     RUN(test_concurrent_writers);
+    RUN(test_old_catalog_upgraded);
     char *cmd = xasprintf("rm -rf %s", dir);
     if (system(cmd)) return 1;
     free(cmd);
