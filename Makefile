@@ -79,7 +79,8 @@ clean:
 # Without BERT=: a small encoder trained from scratch on a schedule that fits ~15 min on
 # 2 cores. With BERT=/path/to/bert-base-uncased: the paper's settings (F = 11).
 EXAMPLE_RUN      ?= runs/example
-EXAMPLE_SCHEDULE ?= K=3 TOPK=2 EPOCHS=3 CL_EPOCHS=1 SPE=avg THREADS=1
+EXAMPLE_SCHEDULE ?= K=3 TOPK=2 EPOCHS=2 CL_EPOCHS=1 SPE=8 VOCAB_SIZE=8000 THREADS=1 \
+  ENCODER_LAYERS=2 ENCODER_HIDDEN=128 ENCODER_HEADS=2 ENCODER_FFN=512 PAIRS_FLAGS=--pairs-per-set=8
 EXAMPLE_BERT_SCHEDULE ?= K=3 TOPK=2 EPOCHS=5 SPE=256 THREADS=2
 PIPELINE = $(MAKE) --no-print-directory -f pipelines/probexpan.mk BIN=$(BIN)
 example: deps
