@@ -80,7 +80,9 @@ $(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZ
 $(eval $(call stamp,encoder,"MODEL=$(MODEL)" "L=$(ENCODER_LAYERS)" "H=$(ENCODER_HIDDEN)" "A=$(ENCODER_HEADS)" "FFN=$(ENCODER_FFN)" "P=$(ENCODER_MAXPOS)" "V=$(VOCAB_SIZE)"))
 $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
 $(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
-$(eval $(call stamp,expand,"TOPK=$(TOPK)" "P2=$(SIZE_PHASE2)" "FINAL=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
+$(eval $(call stamp,select,"TOPK=$(TOPK)"))
+$(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
+$(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 
 # ---- text: corpus (+ learned vocabulary) and samples ----
 ifeq ($(strip $(MODEL)),)
@@ -115,15 +117,15 @@ $(RUN)/dists-%.mp: $(RUN)/%/final/model.safetensors $(RUN)/samples.mp
 	$(INFER) $(COMMON) --model $(RUN)/$*/final --samples $(RUN)/samples.mp --out $@
 
 # ---- selection + ensemble ----
-$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp) $(RUN)/params-expand.txt
+$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp) $(RUN)/params-select.txt
 	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-mlm.mp $(filter %.mp,$^)
-$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp) $(RUN)/params-expand.txt
+$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp) $(RUN)/params-select.txt
 	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-cl.mp $(filter %.mp,$^)
 
 # ---- expansion + re-ranking: $(RUN)/<name>/expansions.mp from a dists artifact ----
-# expand_rules(name, dists, size)
+# expand_rules(name, dists, size, stamp group)
 define expand_rules
-$(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-expand.txt
+$(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt
 	@mkdir -p $(RUN)/$(1)
 	$(EXPAND) $(COMMON) --dists $(2) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
 $(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
@@ -132,13 +134,13 @@ $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
 # phase 2 (before contrastive training): seeds + 200
-$(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2)))
-$(eval $(call expand_rules,phase2-single,$(RUN)/dists-mlm-1.mp,$(SIZE_PHASE2)))
+$(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2),phase2))
+$(eval $(call expand_rules,phase2-single,$(RUN)/dists-mlm-1.mp,$(SIZE_PHASE2),phase2))
 # final rankings of the four variants: seeds + 100
-$(eval $(call expand_rules,noclen,$(RUN)/dists-mlm-1.mp,$(SIZE_FINAL)))
-$(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL)))
-$(eval $(call expand_rules,noen,$(RUN)/dists-noen-cl.mp,$(SIZE_FINAL)))
-$(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL)))
+$(eval $(call expand_rules,noclen,$(RUN)/dists-mlm-1.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,noen,$(RUN)/dists-noen-cl.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL),final))
 
 # ---- phase 3: pairs from a phase-2 ranking, contrastive models ----
 $(RUN)/pairs.mp: $(RUN)/phase2/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
@@ -146,9 +148,9 @@ $(RUN)/pairs.mp: $(RUN)/phase2/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
 $(RUN)/pairs-single.mp: $(RUN)/phase2-single/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
 	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $@
 CL_ARGS = $(TRAIN_ARGS) --epochs $(CL_EPOCHS) --preset $(PRESET) $(CL_FLAGS)
-$(RUN)/cl-%/final/model.safetensors: $(RUN)/pairs.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
+$(RUN)/cl-%/final/model.safetensors: $(RUN)/pairs.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt $(RUN)/params-cl.txt
 	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/cl-$*
-$(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
+$(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt $(RUN)/params-cl.txt
 	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + 1 )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/noen-cl
 
 # ---- named targets ----

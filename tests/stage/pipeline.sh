@@ -1,0 +1,43 @@
+# pipeline.sh: pipelines/probexpan.mk end to end on the mini dataset with a tiny encoder
+# and a short schedule (every artifact, catalog lineage from the report back to the
+# dataset, MAP in [0,1], a changed variable re-runs only its dependants), plus `make -n`
+# dry runs of the four variants and the ablation.
+source "$(dirname "$0")/lib.sh"
+MK="make --no-print-directory -f $PROBEXPAN_ROOT/pipelines/probexpan.mk BIN=$PROBEXPAN_BIN"
+TINY="K=2 TOPK=1 EPOCHS=1 CL_EPOCHS=1 SPE=2 VOCAB_SIZE=2000 THREADS=1 ENCODER_LAYERS=1 ENCODER_HIDDEN=32 ENCODER_HEADS=2 ENCODER_FFN=64 PAIRS_FLAGS=--pairs-per-set=2"
+
+# dry runs need no data: every variant names its stages
+for v in noclen noen nocl full ablation; do
+    if $MK -n DATA=/nonexistent.tar.gz RUN="$WORK/dry" $TINY $v >"$WORK/dry.$v" 2>&1 &&
+       grep -q 'bin/tokenize' "$WORK/dry.$v" && grep -q 'bin/evaluate' "$WORK/dry.$v"; then pass "dry_run_$v"; else fail "dry_run_$v" "$(tail -n 2 "$WORK/dry.$v")"; fi
+done
+grep -q 'train-cl' "$WORK/dry.noclen" && fail noclen_has_no_cl || pass noclen_has_no_cl
+[ "$(grep -c 'bin/train-mlm' "$WORK/dry.nocl")" = 2 ] && pass nocl_trains_k_models || fail nocl_trains_k_models
+grep -q 'EXPAND=\|my-expand' "$WORK/dry.full" && fail swap_default || pass swap_default
+$MK -n DATA=/x.tar.gz RUN="$WORK/dry" $TINY EXPAND=/opt/my-expand full 2>/dev/null | grep -q '^/opt/my-expand ' &&
+    pass stage_swappable || fail stage_swappable
+
+if ! need_shared; then skip mini_pipeline "no ../shared"; exit 0; fi
+RUN=$WORK/run
+if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY full >"$WORK/log" 2>&1; then pass full_runs; else fail full_runs "$(tail -n 5 "$WORK/log")"; exit 0; fi
+missing=""
+for f in corpus.mp samples.mp vocab.txt config.json mlm-1/final/model.safetensors mlm-2/final/model.safetensors \
+         dists-mlm-1.mp dists-mlm-2.mp ensemble-mlm.mp scores-mlm.mp phase2/expansions.mp phase2/ranked.mp pairs.mp \
+         cl-1/final/model.safetensors cl-2/final/model.safetensors dists-cl-1.mp dists-cl-2.mp ensemble-cl.mp \
+         scores-cl.mp full/expansions.mp full/ranked.mp full/report.mp catalog.sqlite; do
+    [ -s "$RUN/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && pass every_artifact || fail every_artifact "missing:$missing"
+# lineage: the report's tree reaches the dataset archive through every phase
+catalog --catalog "$RUN/catalog.sqlite" lineage "$RUN/full/report.mp" >"$WORK/lineage" 2>&1
+ok=1
+for k in '\[report\]' '\[ranked\]' '\[expansions\]' '\[dists\]' '\[model\]' '\[pairs\]' '\[samples\]' '\[corpus\]' 'mini-ese.tar.gz \[input\]'; do
+    grep -q "$k" "$WORK/lineage" || { ok=0; echo "lineage lacks $k" >&2; }
+done
+[ $ok = 1 ] && pass lineage_to_dataset || fail lineage_to_dataset "$(head -n 20 "$WORK/lineage" | tr '\n' ' ')"
+map=$(inspect "$RUN/full/report.mp" | tail -n 1 | jq '.runs[0].overall.map[0]')
+awk -v m="$map" 'BEGIN {exit !(m != "" && m >= 0 && m <= 1)}' && pass map_in_unit_interval || fail map_in_unit_interval "MAP@10 = '$map'"
+# a changed expansion variable re-runs expand and what follows, not the training
+$MK DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY SIZE_FINAL=50 full >"$WORK/log2" 2>&1
+if grep -q 'bin/expand' "$WORK/log2" && ! grep -q 'bin/train-' "$WORK/log2" && ! grep -q 'bin/tokenize' "$WORK/log2"; then
+    pass incremental_rerun; else fail incremental_rerun "$(grep -o 'bin/[a-z-]*' "$WORK/log2" | tr '\n' ' ')"; fi
