@@ -9,10 +9,10 @@ TINY="K=2 TOPK=1 EPOCHS=1 CL_EPOCHS=1 SPE=2 VOCAB_SIZE=2000 THREADS=1 ENCODER_LA
 # dry runs need no data: every variant names its stages
 for v in noclen noen nocl full ablation; do
     if $MK -n DATA=/nonexistent.tar.gz RUN="$WORK/dry" $TINY $v >"$WORK/dry.$v" 2>&1 &&
-       grep -q 'bin/tokenize' "$WORK/dry.$v" && grep -q 'bin/evaluate' "$WORK/dry.$v"; then pass "dry_run_$v"; else fail "dry_run_$v" "$(tail -n 2 "$WORK/dry.$v")"; fi
+       grep -q "$PROBEXPAN_BIN/tokenize" "$WORK/dry.$v" && grep -q "$PROBEXPAN_BIN/evaluate" "$WORK/dry.$v"; then pass "dry_run_$v"; else fail "dry_run_$v" "$(tail -n 2 "$WORK/dry.$v")"; fi
 done
 grep -q 'train-cl' "$WORK/dry.noclen" && fail noclen_has_no_cl || pass noclen_has_no_cl
-[ "$(grep -c 'bin/train-mlm' "$WORK/dry.nocl")" = 2 ] && pass nocl_trains_k_models || fail nocl_trains_k_models
+[ "$(grep -c "$PROBEXPAN_BIN/train-mlm" "$WORK/dry.nocl")" = 2 ] && pass nocl_trains_k_models || fail nocl_trains_k_models
 grep -q 'EXPAND=\|my-expand' "$WORK/dry.full" && fail swap_default || pass swap_default
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" $TINY EXPAND=/opt/my-expand full 2>/dev/null | grep -q '^/opt/my-expand ' &&
     pass stage_swappable || fail stage_swappable
@@ -39,5 +39,5 @@ map=$(inspect "$RUN/full/report.mp" | tail -n 1 | jq '.runs[0].overall.map[0]')
 awk -v m="$map" 'BEGIN {exit !(m != "" && m >= 0 && m <= 1)}' && pass map_in_unit_interval || fail map_in_unit_interval "MAP@10 = '$map'"
 # a changed expansion variable re-runs expand and what follows, not the training
 $MK DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY SIZE_FINAL=50 full >"$WORK/log2" 2>&1
-if grep -q 'bin/expand' "$WORK/log2" && ! grep -q 'bin/train-' "$WORK/log2" && ! grep -q 'bin/tokenize' "$WORK/log2"; then
+if grep -q "$PROBEXPAN_BIN/expand" "$WORK/log2" && ! grep -q "$PROBEXPAN_BIN/train-" "$WORK/log2" && ! grep -q "$PROBEXPAN_BIN/tokenize" "$WORK/log2"; then
     pass incremental_rerun; else fail incremental_rerun "$(grep -o 'bin/[a-z-]*' "$WORK/log2" | tr '\n' ' ')"; fi
