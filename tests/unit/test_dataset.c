@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "archive_fixture.h"
 #include "check.h"
 #include "dataset.h"
 #include "error.h"
@@ -55,19 +56,7 @@ static void add_tree(struct archive *a, const char *root, const char *prefix) {
         char fp[600], name[300];
         snprintf(fp, sizeof fp, "%s/%s", root, files[i]);
         snprintf(name, sizeof name, "%s%s", prefix, files[i]);
-        FILE *f = fopen(fp, "rb");
-        if (!f) continue;
-        char buf[4096];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        struct archive_entry *e = archive_entry_new();
-        archive_entry_set_pathname(e, name);
-        archive_entry_set_size(e, (la_int64_t)n);
-        archive_entry_set_filetype(e, AE_IFREG);
-        archive_entry_set_perm(e, 0644);
-        archive_write_header(a, e);
-        archive_write_data(a, buf, n);
-        archive_entry_free(e);
+        archive_add_file(a, fp, name);
     }
 }
 

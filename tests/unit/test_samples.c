@@ -10,6 +10,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "archive_fixture.h"
 #include "artifact.h"
 #include "check.h"
 #include "corpus.h"
@@ -144,20 +145,7 @@ static void make_zip(const char *out) {
         char rel[64], name[64];
         snprintf(rel, sizeof rel, "tiny/%s", files[i]);
         snprintf(name, sizeof name, "tiny/%s", files[i]);
-        FILE *f = fopen(fx(rel), "rb");
-        CHECK(f != NULL);
-        if (!f) continue;
-        static char buf[1 << 16];
-        size_t n = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        struct archive_entry *e = archive_entry_new();
-        archive_entry_set_pathname(e, name);
-        archive_entry_set_size(e, (la_int64_t)n);
-        archive_entry_set_filetype(e, AE_IFREG);
-        archive_entry_set_perm(e, 0644);
-        archive_write_header(a, e);
-        archive_write_data(a, buf, n);
-        archive_entry_free(e);
+        CHECK(archive_add_file(a, fx(rel), name));
     }
     archive_write_close(a);
     archive_write_free(a);
