@@ -74,6 +74,28 @@ static inline void fuzz_mkdir(const char *path) {
     if (mkdir(path, 0700) && access(path, F_OK)) { perror(path); abort(); }
 }
 
+/* Lays the input out as a dataset folder "<tmpdir>/fuzz-<pid>-<name>" whose folder
+ * `sub` (e.g. "gt") holds a.txt = the bytes before the first form feed and, when
+ * there is one, b.txt = the bytes after it; returns the dataset folder. */
+static inline const char *fuzz_write_two_members(const char *name, const char *sub, const uint8_t *data,
+                                                 size_t size) {
+    static char dir[256], subdir[300], fa[320], fb[320];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s", fuzz_path(name));
+        snprintf(subdir, sizeof subdir, "%s/%s", dir, sub);
+        snprintf(fa, sizeof fa, "%s/a.txt", subdir);
+        snprintf(fb, sizeof fb, "%s/b.txt", subdir);
+        fuzz_mkdir(dir);
+        fuzz_mkdir(subdir);
+    }
+    const uint8_t *ff = memchr(data, '\f', size);
+    size_t na = ff ? (size_t)(ff - data) : size;
+    fuzz_write(fa, data, na);
+    if (ff) fuzz_write(fb, ff + 1, size - na - 1);
+    else unlink(fb);
+    return dir;
+}
+
 /* Swaps stderr for /dev/null (unless FUZZ_VERBOSE is set) and back. */
 static inline FILE *fuzz_quiet_begin(void) {
     static FILE *null;

@@ -8,25 +8,12 @@
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char dir[256], gdir[300], fa[320], fb[320];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s", fuzz_path("gt"));
-        snprintf(gdir, sizeof gdir, "%s/gt", dir);
-        snprintf(fa, sizeof fa, "%s/a.txt", gdir);
-        snprintf(fb, sizeof fb, "%s/b.txt", gdir);
-        fuzz_mkdir(dir);
-        fuzz_mkdir(gdir);
-    }
-    const uint8_t *ff = memchr(data, '\f', size);
-    size_t na = ff ? (size_t)(ff - data) : size;
-    fuzz_write(fa, data, na);
-    if (ff) fuzz_write(fb, ff + 1, size - na - 1);
-    else unlink(fb);
+    const char *dir = fuzz_write_two_members("gt", "gt", data, size);
     static gt_set gs;
     memset(&gs, 0, sizeof gs);
     FUZZ_OPEN(dataset_read_gt(dir, &gs));
     if (fuzz_rc == 0) {
-        FUZZ_ASSERT(gs.n == (ff ? 2 : 1));
+        FUZZ_ASSERT(gs.n == (memchr(data, '\f', size) ? 2 : 1));
         for (int i = 0; i < gs.n; i++) {
             FUZZ_ASSERT(gs.c[i].n >= 1);
             for (int64_t k = 0; k < gs.c[i].n; k++) FUZZ_ASSERT(gs.c[i].members[k] >= 0);

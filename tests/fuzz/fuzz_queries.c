@@ -8,20 +8,7 @@
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char dir[256], qdir[300], fa[320], fb[320];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s", fuzz_path("queries"));
-        snprintf(qdir, sizeof qdir, "%s/query", dir);
-        snprintf(fa, sizeof fa, "%s/a.txt", qdir);
-        snprintf(fb, sizeof fb, "%s/b.txt", qdir);
-        fuzz_mkdir(dir);
-        fuzz_mkdir(qdir);
-    }
-    const uint8_t *ff = memchr(data, '\f', size);
-    size_t na = ff ? (size_t)(ff - data) : size;
-    fuzz_write(fa, data, na);
-    if (ff) fuzz_write(fb, ff + 1, size - na - 1);
-    else unlink(fb);
+    const char *dir = fuzz_write_two_members("queries", "query", data, size);
     static query_set qs;
     memset(&qs, 0, sizeof qs);
     FUZZ_OPEN(dataset_read_queries(dir, &qs));
