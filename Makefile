@@ -28,7 +28,7 @@ TEST_SRC   := $(wildcard tests/unit/test_*.c)
 TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB        := $(BUILD)/libprobexpan.a
 
-.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand
+.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns
 all: $(PROGRAMS) $(TEST_PROGS)
 
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*.h)
@@ -76,23 +76,27 @@ clean:
 -include pipelines/*.mk.inc
 
 # ---- the main job: the whole ProbExpan pipeline on the WordNet example dataset ----
-# Without BERT=: a small encoder trained from scratch on a schedule that fits ~15 min on
-# 2 cores. With BERT=/path/to/bert-base-uncased: the paper's settings (F = 11).
+# Without BERT=: the from-scratch default, the pattern model (pattern-dists; README "From
+# scratch"), about a minute. ENCODER=transformer: the paper's recipe on a small encoder trained
+# from scratch (~7 min on 2 cores, weak). BERT=/path/to/bert-base-uncased: the paper (F = 11).
 EXAMPLE_RUN      ?= runs/example
-EXAMPLE_SCHEDULE ?= K=3 TOPK=2 EPOCHS=2 CL_EPOCHS=1 SPE=8 VOCAB_SIZE=8000 THREADS=1 \
+EXAMPLE_SCHEDULE ?= K=3 TOPK=2 VOCAB_SIZE=8000
+EXAMPLE_TRANSFORMER_SCHEDULE ?= ENCODER=transformer K=3 TOPK=2 EPOCHS=2 CL_EPOCHS=1 SPE=8 VOCAB_SIZE=8000 THREADS=1 \
   ENCODER_LAYERS=2 ENCODER_HIDDEN=128 ENCODER_HEADS=2 ENCODER_FFN=512 PAIRS_FLAGS=--pairs-per-set=8
 EXAMPLE_BERT_SCHEDULE ?= K=3 TOPK=2 EPOCHS=5 SPE=256 THREADS=2
+EXAMPLE_ARGS = DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(if \
+  $(filter transformer,$(ENCODER)),$(EXAMPLE_TRANSFORMER_SCHEDULE),$(EXAMPLE_SCHEDULE)))
+EXAMPLE_MODEL = $(if $(BERT),$(BERT),$(if $(filter transformer,$(ENCODER)),small transformer from scratch,pattern model: no encoder$(,) no pretraining))
+, := ,
 PIPELINE = $(MAKE) --no-print-directory -f pipelines/probexpan.mk BIN=$(BIN)
 example: deps
 	$(MAKE) all example-data
-	$(PIPELINE) -j2 DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) \
-	  $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(EXAMPLE_SCHEDULE)) full
-	@echo; echo "== ProbExpan on the WordNet example ($(if $(BERT),$(BERT),small encoder from scratch)) =="
-	@$(PIPELINE) DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) \
-	  $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(EXAMPLE_SCHEDULE)) show
+	$(PIPELINE) -j2 $(EXAMPLE_ARGS) default
+	@echo; echo "== ProbExpan on the WordNet example ($(EXAMPLE_MODEL)) =="
+	@$(PIPELINE) $(EXAMPLE_ARGS) show
 
 # make ablation DATA=dataset [RUN=...] [pipeline variables]: the four variants, one table.
 ablation: all
 	$(PIPELINE) -j2 DATA=$(DATA) $(if $(RUN),RUN=$(RUN)) ablation
 
-bench: bench-text bench-encoder bench-train bench-cl bench-expand
+bench: bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns

@@ -79,11 +79,8 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     if (samples_vocab_size(s) > m->cfg.vocab_size)
         die_input(model_dir, "vocab_size", "the model has %d token ids, the samples' vocabulary %d",
                   m->cfg.vocab_size, samples_vocab_size(s));
-    entity_table t = {E, xmalloc(sizeof(int64_t) * (size_t)(E + 1)), xmalloc(sizeof(char *) * (size_t)(E + 1))};
-    for (int64_t i = 0; i < E; i++) {
-        t.eid[i] = samples_eid(s, i);
-        t.name[i] = xstrdup(samples_name(s, i));
-    }
+    entity_table t;
+    samples_entity_table(s, &t);
     run_state r = {0};
     r.m = m;
     r.h = h;

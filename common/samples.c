@@ -9,6 +9,7 @@
 
 #include "artifact.h"
 #include "corpus.h"
+#include "dataset.h"
 #include "error.h"
 #include "hashmap.h"
 
@@ -214,3 +215,14 @@ samples_special_ids samples_specials(const samples *s) {
     return (samples_special_ids){p->pad, p->unk, p->cls, p->sep, p->mask};
 }
 void samples_write_vocab(const samples *s, const char *path) { wp_vocab_write(&s->vocab, path); }
+
+void samples_entity_table(const samples *s, entity_table *t) {
+    int64_t E = samples_entities(s);
+    t->n = E;
+    t->eid = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    t->name = xmalloc(sizeof(char *) * (size_t)(E + 1));
+    for (int64_t i = 0; i < E; i++) {
+        t->eid[i] = samples_eid(s, i);
+        t->name[i] = xstrdup(samples_name(s, i));
+    }
+}

@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "dataset.h"
+
 #define SAMPLES_SCHEMA 1
 
 typedef struct samples samples;
@@ -29,6 +31,8 @@ int64_t samples_entities(const samples *s);                /* E */
 int64_t samples_eid(const samples *s, int64_t row);        /* dataset eid of row */
 const char *samples_name(const samples *s, int64_t row);   /* entity name (entity2id.txt) */
 int64_t samples_row_of_eid(const samples *s, int64_t eid); /* row, or -1 if not kept */
+/* The entity index as an entity_table (row i <-> eid, name; copies; entity_table_free). */
+void samples_entity_table(const samples *s, entity_table *t);
 /* Entity row's samples are [*first, *first + *n); n >= 2. */
 void samples_range(const samples *s, int64_t row, int64_t *first, int64_t *n);
 

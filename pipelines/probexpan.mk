@@ -12,6 +12,11 @@
 # expand (seeds+100), rerank, evaluate.
 # Variants (paper Table 4): noclen (one model, no CL), noen (one model + CL), nocl (K models
 # + selection, no CL), full. `ablation` runs all four and prints one MAP table.
+# Entity model: MODEL=dir is a pretrained BERT (the paper). Without MODEL, ENCODER chooses:
+# patterns (default; issue 9): no encoder, pattern-dists estimates the K models' distributions
+# from context-feature counts in seconds — there is no encoder to train contrastively, so its
+# variants are noclen and nocl and `default` is noclen; transformer: a small BERT trained from
+# scratch with the paper's recipe (ENCODER_* below), all four variants, `default` is full.
 # Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
 # SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
 
@@ -19,6 +24,17 @@ DATA   ?= $(error set DATA to a dataset folder or archive)
 RUN    ?= runs/$(basename $(basename $(notdir $(DATA))))
 BIN    ?= bin
 MODEL  ?=
+ENCODER ?= patterns
+ifneq ($(strip $(MODEL)),)
+override ENCODER := bert
+endif
+ifeq ($(filter $(ENCODER),patterns transformer bert),)
+$(error ENCODER must be patterns or transformer (or set MODEL for a pretrained BERT), not '$(ENCODER)')
+endif
+# Pattern models (ENCODER=patterns): model 1 uses every feature, model k > 1 a seeded
+# PATTERN_FRACTION subset; PATTERN_FLAGS go to pattern-dists (e.g. --estimator prediction).
+PATTERN_FRACTION ?= 0.8
+PATTERN_FLAGS    ?=
 # From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
 ENCODER_LAYERS ?= 4
 ENCODER_HIDDEN ?= 256
@@ -46,10 +62,13 @@ PAIRS_FLAGS ?=
 SIZE_PHASE2 ?= 200
 SIZE_FINAL  ?= 100
 EXPAND_FLAGS ?=
-RERANK_FLAGS ?=
+# The pattern models' distributions lose with the paper's geometric re-ranking and not with
+# the official code's (README "From scratch"), so ENCODER=patterns defaults to the latter.
+RERANK_FLAGS ?= $(if $(filter patterns,$(ENCODER)),--official)
 THREADS ?= 0
 
 TOKENIZE      ?= $(BIN)/tokenize
+PATTERN_DISTS ?= $(BIN)/pattern-dists
 BUILD_SAMPLES ?= $(BIN)/build-samples
 TRAIN_MLM     ?= $(BIN)/train-mlm
 TRAIN_CL      ?= $(BIN)/train-cl
@@ -64,7 +83,7 @@ SEEDS   := $(shell seq 1 $(K))
 COMMON  := --threads $(THREADS)
 opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
 
-.PHONY: full noclen noen nocl ablation phase1 phase2 phase3 phase4 show clean-run FORCE
+.PHONY: default full noclen noen nocl ablation phase1 phase2 phase3 phase4 show clean-run FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -80,6 +99,7 @@ $(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZ
 $(eval $(call stamp,encoder,"MODEL=$(MODEL)" "L=$(ENCODER_LAYERS)" "H=$(ENCODER_HIDDEN)" "A=$(ENCODER_HEADS)" "FFN=$(ENCODER_FFN)" "P=$(ENCODER_MAXPOS)" "V=$(VOCAB_SIZE)"))
 $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
 $(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
+$(eval $(call stamp,patterns,"FRACTION=$(PATTERN_FRACTION)" "FLAGS=$(PATTERN_FLAGS)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
 $(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 $(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
@@ -108,9 +128,15 @@ $(RUN)/config.json: $(RUN)/params-encoder.txt $(RUN)/corpus.mp
 TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
 
+ifeq ($(ENCODER),patterns)
+# ---- phase 1 without an encoder: K pattern models, straight to their distributions ----
+$(RUN)/dists-mlm-%.mp: $(RUN)/samples.mp $(RUN)/params-patterns.txt
+	$(PATTERN_DISTS) $(COMMON) --samples $< $(if $(filter 1,$*),,--feature-fraction $(PATTERN_FRACTION) --seed $$(( $(SEED) * 1000 + $* ))) $(PATTERN_FLAGS) --out $@
+else
 # ---- phase 1: K masked-entity models ----
 $(RUN)/mlm-%/final/model.safetensors: $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
 	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/mlm-$*
+endif
 
 # ---- inference: one dists per model ----
 $(RUN)/dists-%.mp: $(RUN)/%/final/model.safetensors $(RUN)/samples.mp
@@ -154,18 +180,28 @@ $(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp
 	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + 1 )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/noen-cl
 
 # ---- named targets ----
+ifeq ($(ENCODER),patterns)
+DEFAULT_VARIANT = noclen
+VARIANTS ?= noclen nocl
+phase1: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp)
+phase3 phase4 full noen:
+	@echo "probexpan.mk: '$@' needs an encoder to train contrastively; ENCODER=patterns has none (its variants: noclen, nocl). Use ENCODER=transformer or MODEL=bert-dir." >&2; exit 2
+else
+DEFAULT_VARIANT = full
+VARIANTS ?= noclen noen nocl full
 phase1: $(foreach k,$(SEEDS),$(RUN)/mlm-$(k)/final/model.safetensors)
-phase2: $(RUN)/phase2/ranked.mp
 phase3: $(foreach k,$(SEEDS),$(RUN)/cl-$(k)/final/model.safetensors)
 phase4 full: $(RUN)/full/report.mp
-noclen: $(RUN)/noclen/report.mp
 noen: $(RUN)/noen/report.mp
+endif
+phase2: $(RUN)/phase2/ranked.mp
+noclen: $(RUN)/noclen/report.mp
 nocl: $(RUN)/nocl/report.mp
-VARIANTS ?= noclen noen nocl full
+default: $(RUN)/$(DEFAULT_VARIANT)/report.mp
 ablation: $(foreach v,$(VARIANTS),$(RUN)/$(v)/ranked.mp)
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $(RUN)/ablation.mp $(foreach v,$(VARIANTS),ProbExpan-$(v)=$(RUN)/$(v)/ranked.mp)
 # show: the MAP table of one variant and the top lists of three queries, for a person
-SHOW ?= full
+SHOW ?= $(DEFAULT_VARIANT)
 show: $(RUN)/$(SHOW)/ranked.mp
 	$(EVALUATE) --quiet --gt $(DATA) --show 3 --show-top 15 ProbExpan-$(SHOW)=$<
 clean-run:

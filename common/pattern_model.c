@@ -1,0 +1,394 @@
+/* pattern_model: entity distributions from context-feature counts — the similarity and
+ * prediction estimators of pattern_model.h (see there for the formulas). */
+#include "pattern_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "hashmap.h"
+#include "parallel.h"
+
+#define PATTERN_EPS 1e-7
+#define BAG_TYPE 99
+/* feature keys: n-gram patterns odd, bag words even */
+#define IS_BAG(key) (((key) & 1) == 0)
+
+struct pattern_model {
+    pattern_config cfg;
+    int64_t E, S, F;
+    /* feature f: entities list_ent[foff[f] .. foff[f+1]) with counts list_cnt, total count[f] */
+    int64_t *foff, *count;
+    int32_t *list_ent;
+    float *list_cnt, *weight;
+    /* samples by entity: sample_of[eoff[e] .. eoff[e+1]); feats[j * PATTERN_MAX + k] (-1 = none;
+     * prediction only) */
+    int64_t *eoff, *sample_of;
+    int32_t *feats;
+    /* similarity: x_e[f] per pair (feature-major, parallel to list_ent) and entity-major
+     * (entity e: prof_feat/prof_val[poff[e] .. poff[e+1])), |x_e| */
+    float *pair_x, *prof_val;
+    int64_t *poff;
+    int32_t *prof_feat;
+    double *norm;
+    /* prediction: m[v]^-prior_power */
+    double *prior_scale;
+    int fitted;
+    double *acc; /* one E-vector per thread */
+    int nacc;
+    pattern_stats st;
+};
+
+pattern_config pattern_config_defaults(pattern_estimator e) {
+    pattern_config c = {e, 1, 8, 1.5, 2, 0.0, 1.0, 0.5, 1.0, 1};
+    if (e == PATTERN_PREDICTION) {
+        c.bag = 0;
+        c.min_entities = 4;
+        c.idf_power = 2.0;
+    }
+    return c;
+}
+
+/* The features of a sample as 64-bit keys; returns how many. */
+static int sample_features(const pattern_sample *s, const pattern_config *c, uint64_t *key) {
+    const int32_t *l = s->left, *r = s->right;
+    static const struct { int8_t nl, nr; } shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
+                                                                    {2, 1}, {1, 2}, {3, 0}, {0, 3}};
+    int n = c->long_patterns ? PATTERN_NGRAMS : 5;
+    for (int k = 0; k < n; k++) {
+        int32_t v[7] = {k};
+        for (int i = 0; i < shape[k].nl; i++) v[1 + i] = l[i];
+        for (int i = 0; i < shape[k].nr; i++) v[4 + i] = r[i];
+        key[k] = hash_bytes(v, sizeof v) | 1;
+    }
+    for (int i = 0; i < c->bag; i++) {
+        int32_t v[2] = {BAG_TYPE, l[i]};
+        if (l[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
+        v[1] = r[i];
+        if (r[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
+    }
+    return n;
+}
+
+/* Keeps a feature in the seeded subset of size ~fraction. */
+static int in_subset(uint64_t key, const pattern_config *c) {
+    if (c->feature_fraction >= 1) return 1;
+    uint64_t h[2] = {key, c->seed};
+    return (double)(hash_bytes(h, sizeof h) >> 11) * 0x1p-53 < c->feature_fraction;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_config(const pattern_config *c) {
+    if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
+    if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);
+    if (!(c->bag_weight > 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) || !(c->temperature > 0) ||
+        !(c->feature_fraction > 0 && c->feature_fraction <= 1))
+        die("pattern_model: bag_weight, temperature > 0, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
+}
+
+pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
+    check_config(c);
+    pattern_model *m = xcalloc(1, sizeof *m);
+    m->cfg = *c;
+    m->E = E;
+    m->S = S;
+    /* provisional feature ids per sample */
+    intmap ids;
+    intmap_init(&ids);
+    int64_t nprov = 0, cap_bag = 0;
+    unsigned char *is_bag = NULL;
+    m->feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
+    for (int64_t j = 0; j < S; j++) {
+        if (samples[j].entity < 0 || samples[j].entity >= E) die("pattern_model: sample %lld has entity %lld outside 0..%lld",
+                                                                 (long long)j, (long long)samples[j].entity, (long long)E - 1);
+        uint64_t key[PATTERN_MAX];
+        int n = sample_features(&samples[j], c, key);
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            int32_t id = -1;
+            if (k < n && in_subset(key[k], c)) {
+                int64_t old = intmap_put(&ids, (int64_t)key[k], nprov);
+                id = (int32_t)(old < 0 ? nprov++ : old);
+                if (old < 0) {
+                    if (nprov > cap_bag) { cap_bag = 2 * nprov; is_bag = xrealloc(is_bag, (size_t)cap_bag); }
+                    is_bag[nprov - 1] = IS_BAG(key[k]);
+                }
+            }
+            m->feats[j * PATTERN_MAX + k] = id;
+        }
+    }
+    intmap_free(&ids);
+    /* (feature, entity) occurrences, sorted: runs give the counts */
+    uint64_t *occ = xmalloc(sizeof(uint64_t) * (size_t)(S * PATTERN_MAX + 1));
+    int64_t nocc = 0;
+    for (int64_t j = 0; j < S; j++)
+        for (int k = 0; k < PATTERN_MAX; k++)
+            if (m->feats[j * PATTERN_MAX + k] >= 0)
+                occ[nocc++] = (uint64_t)m->feats[j * PATTERN_MAX + k] * (uint64_t)E + (uint64_t)samples[j].entity;
+    qsort(occ, (size_t)nocc, sizeof *occ, cmp_u64);
+    int64_t *nent = xcalloc((size_t)nprov + 1, sizeof(int64_t));
+    for (int64_t i = 0; i < nocc; i++)
+        if (i == 0 || occ[i] != occ[i - 1]) nent[occ[i] / (uint64_t)E]++;
+    /* keep features seen with >= min_entities entities; renumber */
+    int32_t *final_id = xmalloc(sizeof(int32_t) * (size_t)(nprov + 1));
+    for (int64_t f = 0; f < nprov; f++) final_id[f] = nent[f] >= c->min_entities ? (int32_t)m->F++ : -1;
+    m->foff = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->count = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->weight = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    for (int64_t f = 0; f < nprov; f++)
+        if (final_id[f] >= 0) {
+            m->foff[final_id[f] + 1] = nent[f];
+            m->weight[final_id[f]] = (float)((c->idf_power > 0 ? pow(log((double)E / (double)nent[f]), c->idf_power) : 1.0) *
+                                             (is_bag[f] ? c->bag_weight : 1.0));
+        }
+    for (int64_t f = 0; f < m->F; f++) m->foff[f + 1] += m->foff[f];
+    m->st.features = m->F;
+    m->st.pairs = m->foff[m->F];
+    m->list_ent = xmalloc(sizeof(int32_t) * (size_t)(m->st.pairs + 1));
+    m->list_cnt = xmalloc(sizeof(float) * (size_t)(m->st.pairs + 1));
+    for (int64_t i = 0, out = 0; i < nocc;) {
+        int64_t end = i;
+        while (end < nocc && occ[end] == occ[i]) end++;
+        int32_t f = final_id[occ[i] / (uint64_t)E];
+        if (f >= 0) {
+            m->list_ent[out] = (int32_t)(occ[i] % (uint64_t)E);
+            m->list_cnt[out] = (float)(end - i);
+            m->count[f] += end - i;
+            out++;
+        }
+        i = end;
+    }
+    for (int64_t j = 0; j < S; j++) {
+        int usable = 0;
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            int32_t *f = &m->feats[j * PATTERN_MAX + k];
+            if (*f >= 0) *f = final_id[*f];
+            usable |= *f >= 0 && m->weight[*f] > 0;
+        }
+        m->st.samples_unusable += !usable;
+    }
+    free(occ);
+    free(nent);
+    free(final_id);
+    free(is_bag);
+    /* samples grouped by entity, in sample order */
+    m->eoff = xcalloc((size_t)E + 1, sizeof(int64_t));
+    for (int64_t j = 0; j < S; j++) m->eoff[samples[j].entity + 1]++;
+    for (int64_t e = 0; e < E; e++) m->eoff[e + 1] += m->eoff[e];
+    int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    memcpy(fill, m->eoff, sizeof(int64_t) * (size_t)(E + 1));
+    m->sample_of = xmalloc(sizeof(int64_t) * (size_t)(S + 1));
+    for (int64_t j = 0; j < S; j++) m->sample_of[fill[samples[j].entity]++] = j;
+    free(fill);
+    if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
+        free(m->feats);
+        m->feats = NULL;
+    }
+    return m;
+}
+
+void pattern_model_free(pattern_model *m) {
+    if (!m) return;
+    free(m->foff);
+    free(m->count);
+    free(m->list_ent);
+    free(m->list_cnt);
+    free(m->weight);
+    free(m->eoff);
+    free(m->sample_of);
+    free(m->feats);
+    free(m->pair_x);
+    free(m->prof_val);
+    free(m->poff);
+    free(m->prof_feat);
+    free(m->norm);
+    free(m->prior_scale);
+    free(m->acc);
+    free(m);
+}
+
+pattern_stats pattern_model_stats(const pattern_model *m) { return m->st; }
+
+static void uniform_row(int64_t E, float *out) {
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(1.0 / (double)E);
+}
+
+/* ---- similarity ---- */
+
+/* x_e[f] = w_f max(0, PMI(e, f)) per pair, the entity-major copy and the norms. */
+static void fit_profiles(pattern_model *m) {
+    int64_t E = m->E, P = m->st.pairs;
+    double N = 0, *ce = xcalloc((size_t)E, sizeof(double));
+    for (int64_t p = 0; p < P; p++) {
+        ce[m->list_ent[p]] += m->list_cnt[p];
+        N += m->list_cnt[p];
+    }
+    m->pair_x = xmalloc(sizeof(float) * (size_t)(P + 1));
+    m->poff = xcalloc((size_t)E + 1, sizeof(int64_t));
+    for (int64_t f = 0; f < m->F; f++)
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
+            double pmi = log(m->list_cnt[p] * N / (ce[m->list_ent[p]] * (double)m->count[f]));
+            m->pair_x[p] = pmi > 0 ? (float)(pmi * m->weight[f]) : 0.0f;
+            m->poff[m->list_ent[p] + 1]++;
+        }
+    for (int64_t e = 0; e < E; e++) m->poff[e + 1] += m->poff[e];
+    int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    memcpy(fill, m->poff, sizeof(int64_t) * (size_t)(E + 1));
+    m->prof_feat = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    m->prof_val = xmalloc(sizeof(float) * (size_t)(P + 1));
+    m->norm = xcalloc((size_t)E, sizeof(double));
+    for (int64_t f = 0; f < m->F; f++)
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
+            int64_t e = m->list_ent[p], q = fill[e]++;
+            m->prof_feat[q] = (int32_t)f;
+            m->prof_val[q] = m->pair_x[p];
+            m->norm[e] += (double)m->pair_x[p] * m->pair_x[p];
+        }
+    m->st.entities_uniform = 0;
+    for (int64_t e = 0; e < E; e++) {
+        m->norm[e] = sqrt(m->norm[e]);
+        m->st.entities_uniform += m->norm[e] == 0;
+    }
+    free(fill);
+    free(ce);
+}
+
+/* r(e) = softmax(cos(x_e, .) / T) into out[E]. */
+static void similarity_row(const pattern_model *m, int64_t e, double *acc, float *out) {
+    int64_t E = m->E;
+    if (m->norm[e] == 0) {
+        uniform_row(E, out);
+        return;
+    }
+    memset(acc, 0, sizeof(double) * (size_t)E);
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+        double a = m->prof_val[q];
+        if (a == 0) continue;
+        int32_t f = m->prof_feat[q];
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) acc[m->list_ent[p]] += a * m->pair_x[p];
+    }
+    double mx = -INFINITY, z = 0;
+    for (int64_t v = 0; v < E; v++) {
+        acc[v] = m->norm[v] > 0 ? acc[v] / (m->norm[e] * m->norm[v]) / m->cfg.temperature : 0;
+        if (acc[v] > mx) mx = acc[v];
+    }
+    for (int64_t v = 0; v < E; v++) z += acc[v] = exp(acc[v] - mx);
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(acc[v] / z);
+}
+
+/* ---- prediction ---- */
+
+/* q(e) into out[E]; returns the number of usable samples (0: out is uniform). */
+static int64_t prediction_row(const pattern_model *m, int64_t e, double *acc, float *out) {
+    int64_t E = m->E, used = 0;
+    memset(acc, 0, sizeof(double) * (size_t)E);
+    for (int64_t i = m->eoff[e]; i < m->eoff[e + 1]; i++) {
+        const int32_t *f = &m->feats[m->sample_of[i] * PATTERN_MAX];
+        double W = 0;
+        for (int k = 0; k < PATTERN_MAX; k++)
+            if (f[k] >= 0) W += m->weight[f[k]];
+        if (W <= 0) continue;
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            if (f[k] < 0 || m->weight[f[k]] <= 0) continue;
+            double g = m->weight[f[k]] / W / (double)(m->count[f[k]] - 1);
+            for (int64_t p = m->foff[f[k]]; p < m->foff[f[k] + 1]; p++) acc[m->list_ent[p]] += g * m->list_cnt[p];
+            acc[e] -= g; /* leave the sample itself out */
+        }
+        used++;
+    }
+    if (!used) {
+        uniform_row(E, out);
+        return 0;
+    }
+    double z = 1 + (double)E * PATTERN_EPS;
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(((acc[v] > 0 ? acc[v] : 0) / (double)used + PATTERN_EPS) / z);
+    return used;
+}
+
+/* ---- rows, in parallel ---- */
+
+typedef struct {
+    pattern_model *m;
+    int64_t first;
+    float *out;
+    int64_t *used; /* prediction before the prior: usable samples per row */
+} rows_job;
+
+static void rows_chunk(void *ctx, int64_t begin, int64_t end, int tid) {
+    rows_job *j = ctx;
+    pattern_model *m = j->m;
+    double *acc = m->acc + (size_t)tid * m->E;
+    for (int64_t i = begin; i < end; i++) {
+        float *row = j->out + (size_t)i * m->E;
+        if (m->cfg.estimator == PATTERN_SIMILARITY) {
+            similarity_row(m, j->first + i, acc, row);
+            continue;
+        }
+        int64_t used = prediction_row(m, j->first + i, acc, row);
+        if (j->used) {
+            j->used[i] = used;
+            continue;
+        }
+        double z = 0;
+        for (int64_t v = 0; v < m->E; v++) z += acc[v] = row[v] * m->prior_scale[v];
+        for (int64_t v = 0; v < m->E; v++) row[v] = (float)(acc[v] / z);
+    }
+}
+
+static void run_rows(pattern_model *m, int64_t first, int64_t n, float *out, int64_t *used) {
+    int T = parallel_threads();
+    if (m->nacc < T) {
+        free(m->acc);
+        m->acc = xmalloc(sizeof(double) * (size_t)T * (size_t)m->E);
+        m->nacc = T;
+    }
+    rows_job j = {m, first, out, used};
+    parallel_for(n, 1, rows_chunk, &j);
+}
+
+#define PRIOR_BLOCK 64
+
+/* m = mean of q(e) weighted by usable samples; prior_scale = m^-prior_power. */
+static void fit_prior(pattern_model *m) {
+    int64_t E = m->E;
+    double *mean = xcalloc((size_t)E, sizeof(double)), tot = 0;
+    float *block = xmalloc(sizeof(float) * (size_t)PRIOR_BLOCK * (size_t)E);
+    int64_t used[PRIOR_BLOCK];
+    m->st.entities_uniform = 0;
+    for (int64_t first = 0; first < E; first += PRIOR_BLOCK) {
+        int64_t n = E - first < PRIOR_BLOCK ? E - first : PRIOR_BLOCK;
+        run_rows(m, first, n, block, used);
+        for (int64_t i = 0; i < n; i++) { /* serial, in row order: the same sum for any thread count */
+            m->st.entities_uniform += used[i] == 0;
+            if (!used[i]) continue;
+            for (int64_t v = 0; v < E; v++) mean[v] += (double)used[i] * block[(size_t)i * E + v];
+            tot += (double)used[i];
+        }
+    }
+    m->prior_scale = xmalloc(sizeof(double) * (size_t)E);
+    for (int64_t v = 0; v < E; v++) {
+        double p = tot > 0 ? mean[v] / tot : 1.0 / (double)E;
+        m->prior_scale[v] = pow(p > 0 ? p : PATTERN_EPS, -m->cfg.prior_power);
+    }
+    free(mean);
+    free(block);
+}
+
+void pattern_model_fit(pattern_model *m) {
+    if (m->fitted) return;
+    if (m->cfg.estimator == PATTERN_SIMILARITY) fit_profiles(m);
+    else fit_prior(m);
+    m->fitted = 1;
+}
+
+void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out) {
+    if (!m->fitted) die("pattern_model_rows before pattern_model_fit");
+    if (first < 0 || n < 0 || first + n > m->E)
+        die("pattern_model_rows: rows %lld..%lld outside 0..%lld", (long long)first, (long long)(first + n - 1),
+            (long long)m->E - 1);
+    run_rows(m, first, n, out, NULL);
+}

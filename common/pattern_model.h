@@ -1,0 +1,86 @@
+/* pattern_model: the from-scratch entity model (issue 9) — entity distributions r(e)
+ * estimated from counts of context features instead of a trained encoder.
+ *
+ * Features of a sample (one mention, replaced by [MASK]):
+ *  - n-gram patterns touching the mask (SetExpan's "skip-gram" context features, Shen et
+ *    al. 2017): short: "l1 _", "_ r1", "l1 _ r1", "l2 l1 _", "_ r1 r2"; long (also):
+ *    "l2 l1 _ r1", "l1 _ r1 r2", "l3 l2 l1 _", "_ r1 r2 r3";
+ *  - with bag = W > 0, every id within W positions of the mask, unordered (a bag of words:
+ *    the class words of a definition, "... : United States chemist who ...").
+ * Features seen with fewer than min_entities distinct entities are dropped. A feature's
+ * weight is w_f = log(E / n_f)^idf_power (n_f: its entities), times bag_weight for bag
+ * features. c(f, e) counts the samples of entity e with feature f.
+ *
+ * Two estimators of r(e):
+ *  similarity (default): the distributional answer — x_e[f] = w_f * max(0, PMI(e, f)) with
+ *    PMI(e, f) = log(c(f,e) N / (c(e) c(f))) (N: all counts), and
+ *      r(e)[v] = softmax over v of cos(x_e, x_v) / temperature   (v = e included: cos 1).
+ *  prediction: the maximum-likelihood answer of ProbExpan's entity-prediction objective for
+ *    one feature, P(v | f) = c(f, v) / c(f), mixed over a sample's features by weight, with
+ *    the sample itself left out of the counts (so no distribution is computed on its own
+ *    training data — the memorisation that sinks small encoders trained from scratch):
+ *      q(e) = mean over e's samples j of sum_f w_f (c(f,v) - [v = e]) / (c(f) - 1) / sum_f w_f
+ *      m    = mean of q over entities weighted by their sample counts (the model's prior)
+ *      r(e) = q(e)[v] / m[v]^prior_power, renormalised (q smoothed by 1e-7).
+ * Entities without a usable feature get a uniform row.
+ *
+ * feature_fraction < 1 keeps a seeded pseudo-random subset of the features, so K models with
+ * K seeds differ (the ensemble of ProbExpan's phase 1; SetExpan ensembles feature subsets the
+ * same way). Rows are computed in parallel (common/parallel.h) and are identical for every
+ * thread count. Memory: O(samples + feature-entity pairs + threads x E); no E x E matrix. */
+#ifndef PROBEXPAN_PATTERN_MODEL_H
+#define PROBEXPAN_PATTERN_MODEL_H
+
+#include <stdint.h>
+
+#define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
+#define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
+#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE) /* features per sample */
+#define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
+
+typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
+
+typedef struct {
+    pattern_estimator estimator;
+    int long_patterns;       /* 0 = the 5 short patterns, 1 = all 9 */
+    int bag;                 /* 0..PATTERN_SIDE */
+    double bag_weight;       /* > 0 */
+    int min_entities;        /* >= 2 */
+    double idf_power;        /* >= 0 */
+    double temperature;      /* similarity: > 0 */
+    double prior_power;      /* prediction: >= 0 */
+    double feature_fraction; /* (0, 1] */
+    uint64_t seed;           /* of the feature subset */
+} pattern_config;
+
+/* The measured defaults of an estimator (README "From scratch"). */
+pattern_config pattern_config_defaults(pattern_estimator e);
+
+/* One sample: its entity row and the ids around the mask (left[0] is the id just before the
+ * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */
+typedef struct {
+    int64_t entity;
+    int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
+} pattern_sample;
+
+typedef struct pattern_model pattern_model;
+
+/* Counts the features of S samples of E entities (samples in any order). */
+pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples);
+void pattern_model_free(pattern_model *m);
+
+typedef struct {
+    int64_t features;         /* kept (>= min_entities entities, in the subset) */
+    int64_t pairs;            /* distinct (feature, entity) pairs kept */
+    int64_t samples_unusable; /* samples without a kept feature */
+    int64_t entities_uniform; /* entities without a usable feature (uniform rows); after fit */
+} pattern_stats;
+pattern_stats pattern_model_stats(const pattern_model *m);
+
+/* Second pass over the counts: the entity profiles (similarity) or the prior m (prediction,
+ * a pass over all rows). Must precede pattern_model_rows. */
+void pattern_model_fit(pattern_model *m);
+/* r(e) for e = first .. first+n-1 into out [n, E] (rows sum to 1). */
+void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out);
+
+#endif

@@ -1,0 +1,178 @@
+/* test_pattern_model: the pattern model's distributions by hand — leave-one-out mixtures,
+ * idf weights, the prior correction, dropped and unusable patterns — and its invariances
+ * (thread count, seeded pattern subsets). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "error.h"
+#include "parallel.h"
+#include "pattern_model.h"
+#include "rng.h"
+
+#define EPS 1e-7
+
+/* A sample of entity e whose l1 and r1 are given (-1 = a fresh id used nowhere else, so
+ * every pattern built on it is seen once and dropped); l2 and r2 are always fresh. */
+static int fresh_id = 1000;
+static pattern_sample sample(int64_t e, int32_t l1, int32_t r1) {
+    pattern_sample s = {e, {l1 < 0 ? fresh_id++ : l1, fresh_id++, PATTERN_OUTSIDE},
+                        {r1 < 0 ? fresh_id++ : r1, fresh_id++, PATTERN_OUTSIDE}};
+    return s;
+}
+
+static pattern_config short_config(double idf_power, double prior_power) {
+    pattern_config c = pattern_config_defaults(PATTERN_PREDICTION);
+    c.long_patterns = 0;
+    c.min_entities = 2;
+    c.idf_power = idf_power;
+    c.prior_power = prior_power;
+    return c;
+}
+
+/* eps-smoothed value the model stores for a probability p over E entities */
+static double smoothed(double p, int E) { return (p + EPS) / (1 + E * EPS); }
+
+static void test_leave_one_out_mixture(void) {
+    /* pattern "10 _": e0 twice, e1 once; pattern "20 _": e2 once, e1 once */
+    pattern_sample s[] = {sample(0, 10, -1), sample(0, 10, -1), sample(1, 10, -1), sample(2, 20, -1), sample(1, 20, -1)};
+    pattern_config c = short_config(0, 0);
+    pattern_model *m = pattern_model_build(&c, 3, 5, s);
+    pattern_stats st = pattern_model_stats(m);
+    CHECK_EQ_INT(st.features, 2);
+    CHECK_EQ_INT(st.pairs, 4);
+    CHECK_EQ_INT(st.samples_unusable, 0);
+    pattern_model_fit(m);
+    float r[9];
+    pattern_model_rows(m, 0, 3, r);
+    /* e0: each of its samples sees "10 _" without itself: e0 1/2, e1 1/2 */
+    const double want[9] = {0.5, 0.5, 0, /* e1: (1,0,0) from "10 _", (0,0,1) from "20 _" */ 0.5, 0, 0.5,
+                            /* e2: "20 _" without itself: e1 */ 0, 1, 0};
+    for (int i = 0; i < 9; i++) CHECK_NEAR(r[i], smoothed(want[i], 3), 1e-6);
+    pattern_model_free(m);
+
+    /* prior power 1: m = (2 q(e0) + 2 q(e1) + q(e2)) / 5 = (0.4, 0.4, 0.2); r(e1) ~ (0.5/0.4, 0, 0.5/0.2) */
+    c = short_config(0, 1);
+    m = pattern_model_build(&c, 3, 5, s);
+    pattern_model_fit(m);
+    pattern_model_rows(m, 1, 1, r);
+    CHECK_NEAR(r[0], 1.0 / 3, 1e-5);
+    CHECK_NEAR(r[1], 0, 1e-5);
+    CHECK_NEAR(r[2], 2.0 / 3, 1e-5);
+    CHECK_NEAR(r[0] + r[1] + r[2], 1, 1e-6);
+    pattern_model_free(m);
+}
+
+static void test_idf_weights_and_unusable(void) {
+    /* E = 4. "10 _" (A) with e0, e1: weight ln(4/2); "_ 30" (B) with e0, e1, e2: weight ln(4/3).
+     * e0's one sample has both; e3's sample has only patterns seen once. */
+    pattern_sample s[] = {sample(0, 10, 30), sample(1, 10, -1), sample(1, -1, 30), sample(2, -1, 30), sample(3, -1, -1)};
+    pattern_config c = short_config(1, 0);
+    pattern_model *m = pattern_model_build(&c, 4, 5, s);
+    pattern_stats st = pattern_model_stats(m);
+    CHECK_EQ_INT(st.features, 2);
+    CHECK_EQ_INT(st.samples_unusable, 1);
+    pattern_model_fit(m);
+    CHECK_EQ_INT(pattern_model_stats(m).entities_uniform, 1);
+    float r[16];
+    pattern_model_rows(m, 0, 4, r);
+    double wa = log(2.0), wb = log(4.0 / 3), W = wa + wb;
+    /* A without e0's sample: e1 1; B without it: e1 1/2, e2 1/2 */
+    CHECK_NEAR(r[0], smoothed(0, 4), 1e-6);
+    CHECK_NEAR(r[1], smoothed((wa + wb / 2) / W, 4), 1e-6);
+    CHECK_NEAR(r[2], smoothed(wb / 2 / W, 4), 1e-6);
+    CHECK_NEAR(r[3], smoothed(0, 4), 1e-6);
+    for (int v = 0; v < 4; v++) CHECK_NEAR(r[12 + v], 0.25, 1e-7); /* e3: uniform */
+    pattern_model_free(m);
+
+    /* min_entities 4 drops both patterns: every row uniform */
+    c.min_entities = 4;
+    m = pattern_model_build(&c, 4, 5, s);
+    CHECK_EQ_INT(pattern_model_stats(m).features, 0);
+    CHECK_EQ_INT(pattern_model_stats(m).samples_unusable, 5);
+    pattern_model_fit(m);
+    CHECK_EQ_INT(pattern_model_stats(m).entities_uniform, 4);
+    pattern_model_free(m);
+}
+
+/* a random corpus: 40 entities in 4 classes, each class with its own left words */
+static pattern_sample *random_samples(int S) {
+    pattern_sample *s = xmalloc(sizeof(pattern_sample) * (size_t)S);
+    rng_t g;
+    rng_seed(&g, 7);
+    for (int j = 0; j < S; j++) {
+        int e = (int)rng_below(&g, 40), cls = e / 10;
+        for (int i = 0; i < PATTERN_SIDE; i++) {
+            s[j].left[i] = (int32_t)(cls * 5 + rng_below(&g, 5));
+            s[j].right[i] = (int32_t)(100 + rng_below(&g, 20));
+        }
+        s[j].entity = e;
+    }
+    return s;
+}
+
+static float *all_rows(const pattern_config *c, const pattern_sample *s, int S, int threads, pattern_stats *st) {
+    parallel_set_threads(threads);
+    pattern_model *m = pattern_model_build(c, 40, S, s);
+    pattern_model_fit(m);
+    float *r = xmalloc(sizeof(float) * 40 * 40);
+    pattern_model_rows(m, 0, 40, r);
+    if (st) *st = pattern_model_stats(m);
+    pattern_model_free(m);
+    return r;
+}
+
+static void test_threads_subsets_classes(void) {
+    int S = 2000;
+    pattern_sample *s = random_samples(S);
+    pattern_config c = pattern_config_defaults(PATTERN_PREDICTION);
+    pattern_stats full, sub;
+    float *one = all_rows(&c, s, S, 1, &full), *two = all_rows(&c, s, S, 2, NULL);
+    CHECK(memcmp(one, two, sizeof(float) * 40 * 40) == 0); /* identical for any thread count */
+    /* each row sums to 1, and its mass sits on its own class */
+    int same_class_argmax = 0;
+    for (int e = 0; e < 40; e++) {
+        double sum = 0;
+        int best = -1;
+        for (int v = 0; v < 40; v++) {
+            sum += one[e * 40 + v];
+            if (v != e && (best < 0 || one[e * 40 + v] > one[e * 40 + best])) best = v;
+        }
+        CHECK_NEAR(sum, 1, 1e-5);
+        same_class_argmax += best / 10 == e / 10;
+    }
+    CHECK_EQ_INT(same_class_argmax, 40);
+    /* a seeded subset: about the fraction of the patterns, reproducible, seed-dependent */
+    c.feature_fraction = 0.5;
+    c.seed = 3;
+    float *a = all_rows(&c, s, S, 2, &sub), *b = all_rows(&c, s, S, 1, NULL);
+    CHECK(memcmp(a, b, sizeof(float) * 40 * 40) == 0);
+    CHECK_MSG(sub.features > full.features / 4 && sub.features < full.features * 3 / 4, "%lld of %lld patterns",
+              (long long)sub.features, (long long)full.features);
+    c.seed = 4;
+    float *d = all_rows(&c, s, S, 2, NULL);
+    CHECK(memcmp(a, d, sizeof(float) * 40 * 40) != 0);
+    parallel_set_threads(0);
+    free(one);
+    free(two);
+    free(a);
+    free(b);
+    free(d);
+    free(s);
+}
+
+static void build_bad_entity(void *arg) {
+    (void)arg;
+    pattern_sample s[] = {sample(5, 10, 20)};
+    pattern_config c = pattern_config_defaults(PATTERN_PREDICTION);
+    pattern_model_build(&c, 3, 1, s);
+}
+
+static void test_entity_out_of_range(void) { CHECK_DIES(1, "outside", build_bad_entity, NULL); }
+
+TEST_MAIN_BEGIN("test_pattern_model")
+RUN(test_leave_one_out_mixture);
+RUN(test_idf_weights_and_unusable);
+RUN(test_threads_subsets_classes);
+RUN(test_entity_out_of_range);
+TEST_MAIN_END
