@@ -53,7 +53,7 @@ typedef struct {
     uint64_t seed;           /* of the feature subset */
 } pattern_config;
 
-/* The measured defaults of an estimator (README "From scratch"). */
+/* The measured defaults of an estimator (README "Without a pretrained BERT"). */
 pattern_config pattern_config_defaults(pattern_estimator e);
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the

@@ -63,7 +63,7 @@ SIZE_PHASE2 ?= 200
 SIZE_FINAL  ?= 100
 EXPAND_FLAGS ?=
 # The pattern models' distributions lose with the paper's geometric re-ranking and not with
-# the official code's (README "From scratch"), so ENCODER=patterns defaults to the latter.
+# the official code's (README "Without a pretrained BERT"), so ENCODER=patterns defaults to the latter.
 RERANK_FLAGS ?= $(if $(filter patterns,$(ENCODER)),--official)
 THREADS ?= 0
 
