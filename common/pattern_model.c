@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adamw.h"
 #include "error.h"
 #include "hashmap.h"
 #include "parallel.h"
@@ -278,6 +279,145 @@ static void similarity_row(const pattern_model *m, int64_t e, double *acc, float
     }
     for (int64_t v = 0; v < E; v++) z += acc[v] = exp(acc[v] - mx);
     for (int64_t v = 0; v < E; v++) out[v] = (float)(acc[v] / z);
+}
+
+/* ---- contrastive refinement ---- */
+
+pattern_contrast_opts pattern_contrast_defaults(void) {
+    pattern_contrast_opts o = {50, 0.05, 0.01, 0.1};
+    return o;
+}
+
+/* |x'_e| with x'_e[f] = exp(u_f) x_e[f] */
+static double weighted_norm(const pattern_model *m, int64_t e, const float *theta2) {
+    double n2 = 0;
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++)
+        n2 += theta2[m->prof_feat[q]] * (double)m->prof_val[q] * m->prof_val[q];
+    return sqrt(n2);
+}
+
+/* The norm terms of ds(a, b)/du for one side: grad[f] -= coef * theta2 x_e[f]^2 / n_e^2. */
+static void norm_grad(const pattern_model *m, int64_t e, double n_e, double coef, const float *theta2, float *grad) {
+    if (coef == 0 || n_e == 0) return;
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+        int32_t f = m->prof_feat[q];
+        grad[f] -= (float)(coef * theta2[f] * (double)m->prof_val[q] * m->prof_val[q] / (n_e * n_e));
+    }
+}
+
+double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,
+                                   const float *u, float *grad) {
+    if (!m->poff) die("pattern_model_contrast_loss: needs the fitted similarity estimator");
+    int64_t F = m->F;
+    float *theta2 = xmalloc(sizeof(float) * (size_t)(F + 1));
+    for (int64_t f = 0; f < F; f++) theta2[f] = u ? expf(2 * u[f]) : 1.0f;
+    if (grad) memset(grad, 0, sizeof(float) * (size_t)F);
+    double *dense = xcalloc((size_t)F + 1, sizeof(double)), loss = 0;
+    int64_t terms = 0;
+    for (int c = 0; c < nsets; c++) {
+        const pattern_class_sets *cs = &sets[c];
+        if (cs->n_pos < 2 || cs->n_neg < 1) continue;
+        int64_t nb = cs->n_pos + cs->n_neg;
+        double *sim = xmalloc(sizeof(double) * (size_t)nb), *nrm = xmalloc(sizeof(double) * (size_t)nb);
+        double *ds = xmalloc(sizeof(double) * (size_t)nb);
+        for (int64_t b = 0; b < nb; b++) {
+            int64_t e = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+            nrm[b] = weighted_norm(m, e, theta2);
+        }
+        for (int64_t a = 0; a < cs->n_pos; a++) {
+            int64_t ea = cs->pos[a];
+            if (nrm[a] == 0) continue;
+            for (int64_t q = m->poff[ea]; q < m->poff[ea + 1]; q++) dense[m->prof_feat[q]] = m->prof_val[q];
+            for (int64_t b = 0; b < nb; b++) { /* s(a, b) for every other member */
+                int64_t eb = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+                double dot = 0;
+                for (int64_t q = m->poff[eb]; q < m->poff[eb + 1]; q++)
+                    dot += theta2[m->prof_feat[q]] * dense[m->prof_feat[q]] * m->prof_val[q];
+                sim[b] = nrm[b] > 0 ? dot / (nrm[a] * nrm[b]) : 0;
+                ds[b] = 0;
+            }
+            for (int64_t p = 0; p < cs->n_pos; p++) { /* one InfoNCE term per positive p != a */
+                if (p == a || nrm[p] == 0) continue;
+                double mx = sim[p] / tau, z = 0;
+                for (int64_t n = cs->n_pos; n < nb; n++) mx = fmax(mx, sim[n] / tau);
+                z = exp(sim[p] / tau - mx);
+                for (int64_t n = cs->n_pos; n < nb; n++) z += exp(sim[n] / tau - mx);
+                loss += -(sim[p] / tau - mx) + log(z);
+                terms++;
+                ds[p] += (exp(sim[p] / tau - mx) / z - 1) / tau;
+                for (int64_t n = cs->n_pos; n < nb; n++) ds[n] += exp(sim[n] / tau - mx) / z / tau;
+            }
+            if (grad) { /* ds(a,b)/du_f = 2 th2 x_a x_b / (n_a n_b) - s (th2 x_a^2 / n_a^2 + th2 x_b^2 / n_b^2) */
+                double coef_a = 0;
+                for (int64_t b = 0; b < nb; b++) {
+                    if (ds[b] == 0 || b == a) continue;
+                    int64_t eb = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+                    for (int64_t q = m->poff[eb]; q < m->poff[eb + 1]; q++) {
+                        int32_t f = m->prof_feat[q];
+                        if (dense[f] != 0)
+                            grad[f] += (float)(ds[b] * 2 * theta2[f] * dense[f] * m->prof_val[q] / (nrm[a] * nrm[b]));
+                    }
+                    norm_grad(m, eb, nrm[b], ds[b] * sim[b], theta2, grad);
+                    coef_a += ds[b] * sim[b];
+                }
+                norm_grad(m, ea, nrm[a], coef_a, theta2, grad);
+            }
+            for (int64_t q = m->poff[ea]; q < m->poff[ea + 1]; q++) dense[m->prof_feat[q]] = 0;
+        }
+        free(sim);
+        free(nrm);
+        free(ds);
+    }
+    if (terms > 0) {
+        loss /= (double)terms;
+        if (grad)
+            for (int64_t f = 0; f < F; f++) grad[f] /= (float)terms;
+    }
+    free(theta2);
+    free(dense);
+    return loss;
+}
+
+double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
+                              const pattern_contrast_opts *o, double *loss_before) {
+    if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted)
+        die("pattern_model_contrast: needs the fitted similarity estimator");
+    int64_t F = m->F;
+    float *u = xcalloc((size_t)F + 1, sizeof(float)), *grad = xcalloc((size_t)F + 1, sizeof(float));
+    param_list pl = {0};
+    param_list_add(&pl, "feature_log_weight", u, grad, 1, F, 0);
+    adamw_hparams h = adamw_defaults();
+    h.lr = o->lr;
+    h.weight_decay = o->weight_decay;
+    adamw opt;
+    adamw_create(&opt, &h);
+    adamw_add(&opt, &pl);
+    double loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
+    if (loss_before) *loss_before = loss;
+    for (int step = 0; step < o->steps; step++) {
+        pattern_model_contrast_loss(m, sets, nsets, o->tau, u, grad);
+        pl.p[0].has_grad = 1;
+        adamw_step(&opt);
+    }
+    loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
+    /* fold exp(u) into the profiles and renormalise */
+    for (int64_t f = 0; f < F; f++) {
+        float th = expf(u[f]);
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) m->pair_x[p] *= th;
+    }
+    for (int64_t e = 0; e < m->E; e++) {
+        double n2 = 0;
+        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+            m->prof_val[q] *= expf(u[m->prof_feat[q]]);
+            n2 += (double)m->prof_val[q] * m->prof_val[q];
+        }
+        m->norm[e] = sqrt(n2);
+    }
+    adamw_free(&opt);
+    param_list_free(&pl);
+    free(u);
+    free(grad);
+    return loss;
 }
 
 /* ---- prediction ---- */

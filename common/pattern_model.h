@@ -80,6 +80,34 @@ pattern_stats pattern_model_stats(const pattern_model *m);
 /* Second pass over the counts: the entity profiles (similarity) or the prior m (prediction,
  * a pass over all rows). Must precede pattern_model_rows. */
 void pattern_model_fit(pattern_model *m);
+/* ---- contrastive refinement (similarity estimator; ProbExpan's phase 3 for pattern models) ----
+ * Per class, positive and negative entity rows (E_pos, E_neg of a `pairs` artifact, taken from
+ * the previous expansion). Each feature gets a weight exp(u_f) on its profile entries; u is
+ * learned with AdamW (weight decay pulls u back to 0, i.e. to the unrefined profiles) on the
+ * InfoNCE loss with hard negatives, averaged over every class's ordered positive pairs (a, p):
+ *   -log( e^{s(a,p)/tau} / (e^{s(a,p)/tau} + sum_{n in E_neg} e^{s(a,n)/tau}) ),
+ * s = cosine of the reweighted profiles. Afterwards the weights are folded into the profiles,
+ * so pattern_model_rows gives the refined r(e). */
+typedef struct {
+    const int64_t *pos, *neg;
+    int64_t n_pos, n_neg;
+} pattern_class_sets;
+
+typedef struct {
+    int steps;           /* AdamW steps (full batch) */
+    double lr, weight_decay, tau;
+} pattern_contrast_opts;
+
+pattern_contrast_opts pattern_contrast_defaults(void);
+/* The loss at log-weights u [features] (NULL = all 0), and its gradient into grad (NULL =
+ * not wanted). Sets with fewer than 2 positives or no negative add nothing. */
+double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,
+                                   const float *u, float *grad);
+/* Learns u and folds exp(u) into the profiles; returns the loss after the last step (the
+ * loss before is *loss_before when not NULL). Requires the similarity estimator, fitted. */
+double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
+                              const pattern_contrast_opts *o, double *loss_before);
+
 /* r(e) for e = first .. first+n-1 into out [n, E] (rows sum to 1). */
 void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out);
 

@@ -14,9 +14,10 @@
 # + selection, no CL), full. `ablation` runs all four and prints one MAP table.
 # Entity model: MODEL=dir is a pretrained BERT (the paper). Without MODEL, ENCODER chooses:
 # patterns (default; issue 9): no encoder, pattern-dists estimates the K models' distributions
-# from context-feature counts in seconds — there is no encoder to train contrastively, so its
-# variants are noclen and nocl and `default` is noclen; transformer: a small BERT trained from
-# scratch with the paper's recipe (ENCODER_* below), all four variants, `default` is full.
+# from context-feature counts in seconds, and phase 3 refines their feature weights on the
+# contrastive pairs' classes (pattern-dists --pairs; CL_FLAGS go there) instead of training an
+# encoder; transformer: a small BERT trained from scratch with the paper's recipe (ENCODER_*
+# below). Both run all four variants; `default` is full.
 # Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
 # SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
 
@@ -129,9 +130,15 @@ TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATC
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
 
 ifeq ($(ENCODER),patterns)
-# ---- phase 1 without an encoder: K pattern models, straight to their distributions ----
+# ---- phases 1 and 3 without an encoder: K pattern models, straight to their distributions;
+# phase 3 refines each one's feature weights on the pairs' classes (pattern-dists --pairs) ----
+pattern_subset = $(if $(filter 1,$(1)),,--feature-fraction $(PATTERN_FRACTION) --seed $$(( $(SEED) * 1000 + $(1) )))
 $(RUN)/dists-mlm-%.mp: $(RUN)/samples.mp $(RUN)/params-patterns.txt
-	$(PATTERN_DISTS) $(COMMON) --samples $< $(if $(filter 1,$*),,--feature-fraction $(PATTERN_FRACTION) --seed $$(( $(SEED) * 1000 + $* ))) $(PATTERN_FLAGS) --out $@
+	$(PATTERN_DISTS) $(COMMON) --samples $< $(call pattern_subset,$*) $(PATTERN_FLAGS) --out $@
+$(RUN)/dists-cl-%.mp: $(RUN)/pairs.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(call pattern_subset,$*) $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
+$(RUN)/dists-noen-cl.mp: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
 else
 # ---- phase 1: K masked-entity models ----
 $(RUN)/mlm-%/final/model.safetensors: $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
@@ -181,19 +188,16 @@ $(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp
 
 # ---- named targets ----
 ifeq ($(ENCODER),patterns)
-DEFAULT_VARIANT = noclen
-VARIANTS ?= noclen nocl
 phase1: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp)
-phase3 phase4 full noen:
-	@echo "probexpan.mk: '$@' needs an encoder to train contrastively; ENCODER=patterns has none (its variants: noclen, nocl). Use ENCODER=transformer or MODEL=bert-dir." >&2; exit 2
+phase3: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp)
 else
-DEFAULT_VARIANT = full
-VARIANTS ?= noclen noen nocl full
 phase1: $(foreach k,$(SEEDS),$(RUN)/mlm-$(k)/final/model.safetensors)
 phase3: $(foreach k,$(SEEDS),$(RUN)/cl-$(k)/final/model.safetensors)
+endif
+DEFAULT_VARIANT = full
+VARIANTS ?= noclen noen nocl full
 phase4 full: $(RUN)/full/report.mp
 noen: $(RUN)/noen/report.mp
-endif
 phase2: $(RUN)/phase2/ranked.mp
 noclen: $(RUN)/noclen/report.mp
 nocl: $(RUN)/nocl/report.mp

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "artifact.h"
 #include "catalog.h"
 #include "cli.h"
 #include "dists.h"
 #include "error.h"
 #include "log.h"
+#include "pairs.h"
 #include "pattern_model.h"
 #include "samples.h"
 
@@ -36,8 +38,29 @@ static pattern_sample *read_contexts(const samples *s) {
     return ps;
 }
 
+/* Phase 3 for pattern models: refine the feature weights on the classes of a pairs artifact. */
+static void contrast(pattern_model *m, const char *pairs_path, const samples *s, const char *samples_path,
+                     const pattern_contrast_opts *o) {
+    pairs_set ps;
+    pairs_read(&ps, pairs_path);
+    char sha[65];
+    file_sha256_hex(samples_path, sha);
+    pairs_check_samples(&ps, pairs_path, s, sha);
+    pattern_class_sets *cs = xmalloc(sizeof(pattern_class_sets) * (size_t)(ps.n_classes + 1));
+    for (int i = 0; i < ps.n_classes; i++)
+        cs[i] = (pattern_class_sets){ps.c[i].sets.pos, ps.c[i].sets.neg, ps.c[i].sets.n_pos, ps.c[i].sets.n_neg};
+    double t0 = now_seconds(), before = 0, after = pattern_model_contrast(m, cs, ps.n_classes, o, &before);
+    log_info("contrastive refinement on %d classes of %s: loss %.4f -> %.4f in %d steps, %.1f s", ps.n_classes,
+             pairs_path, before, after, o->steps, now_seconds() - t0);
+    run_metric("contrast_loss_before", before);
+    run_metric("contrast_loss_after", after);
+    free(cs);
+    pairs_free(&ps);
+}
+
 int main(int argc, char **argv) {
-    const char *samples_path = NULL, *out = NULL, *estimator = "similarity", *patterns = "long";
+    const char *samples_path = NULL, *out = NULL, *estimator = "similarity", *patterns = "long", *pairs_path = NULL;
+    pattern_contrast_opts co = pattern_contrast_defaults();
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     c.bag = c.min_entities = -1; /* -1: the estimator's default */
     c.idf_power = -1;
@@ -55,6 +78,11 @@ int main(int argc, char **argv) {
         {"prior-power", OPT_DOUBLE, &c.prior_power, "B", "prediction: divide r(e) by the model's mean prediction^B (0 = off)", 0, 10},
         {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
         {"seed", OPT_LONG, &seed, "N", "seed of the --feature-fraction subset", 0, 9.2e18},
+        {"pairs", OPT_STRING, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
+        {"cl-steps", OPT_INT, &co.steps, "N", "--pairs: AdamW steps", 0, 1e6},
+        {"cl-lr", OPT_DOUBLE, &co.lr, "LR", "--pairs: AdamW learning rate", 0, 100},
+        {"cl-weight-decay", OPT_DOUBLE, &co.weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100},
+        {"cl-tau", OPT_DOUBLE, &co.tau, "T", "--pairs: InfoNCE temperature", 1e-6, 100},
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",
@@ -71,6 +99,7 @@ int main(int argc, char **argv) {
     if (c.idf_power < 0) c.idf_power = def.idf_power;
     if (c.min_entities < 0) c.min_entities = def.min_entities;
     if (c.min_entities < 2) die_usage("--min-entities must be at least 2");
+    if (pairs_path && c.estimator != PATTERN_SIMILARITY) die_usage("--pairs needs --estimator similarity");
     c.long_patterns = !strcmp(patterns, "long");
     c.seed = (uint64_t)seed;
     char *outcopy = xstrdup(out);
@@ -83,6 +112,7 @@ int main(int argc, char **argv) {
     pattern_model *m = pattern_model_build(&c, E, S, ps);
     free(ps);
     pattern_model_fit(m);
+    if (pairs_path) contrast(m, pairs_path, s, samples_path, &co);
     pattern_stats st = pattern_model_stats(m);
     char a[32], b[32], d[32], e[32];
     log_info("%s entities, %s samples: %s features, %s feature-entity pairs; %lld samples without a feature, "
@@ -106,9 +136,18 @@ int main(int argc, char **argv) {
     else artifact_param_double(aw, "prior_power", c.prior_power);
     artifact_param_double(aw, "feature_fraction", c.feature_fraction);
     artifact_param_int(aw, "seed", seed);
-    char *rs = realpath(samples_path, NULL);
-    artifact_add_input(aw, rs ? rs : samples_path);
-    free(rs);
+    if (pairs_path) {
+        artifact_param_int(aw, "cl_steps", co.steps);
+        artifact_param_double(aw, "cl_lr", co.lr);
+        artifact_param_double(aw, "cl_weight_decay", co.weight_decay);
+        artifact_param_double(aw, "cl_tau", co.tau);
+    }
+    const char *inputs[2] = {samples_path, pairs_path};
+    for (int i = 0; i < 2 && inputs[i]; i++) {
+        char *r = realpath(inputs[i], NULL);
+        artifact_add_input(aw, r ? r : inputs[i]);
+        free(r);
+    }
     float *block = xmalloc(sizeof(float) * (size_t)ROW_BLOCK * (size_t)E), *logp = xmalloc(sizeof(float) * (size_t)E);
     progress pr;
     progress_start(&pr, "distributions", "entities", E);

@@ -1,8 +1,9 @@
 # pattern-dists stage tests: a dataset whose three classes differ only in their contexts ->
 # a dists artifact (entity table, params, rows sum to 1) whose rows put their mass on the
 # entity's own class, for both estimators; identical output for 1 and 2 threads; seeded
-# feature subsets; and bad input (wrong artifact kind, truncated samples, bad flags), each with
-# its exit code and no partial output.
+# feature subsets; the contrastive refinement from a pairs artifact (loss falls, recorded,
+# lineage); and bad input (wrong artifact kind, truncated samples, pairs of other samples,
+# bad flags), each with its exit code and no partial output.
 source "$(dirname "$0")/lib.sh"
 
 # mk_classes DIR PER: entities c<k>_<i> (class k = 0..2, i = 0..5); class k's sentences put the
@@ -25,6 +26,8 @@ mk_classes() {
             done
         done
     done >"$dir/sentences.json"
+    mkdir -p "$dir/query"
+    for ((k = 0; k < 3; k++)); do echo "$((k * 6)) $((k * 6 + 1)) $((k * 6 + 2))" >"$dir/query/c$k.txt"; done
 }
 mk_classes "$WORK/cls" 6
 tokenize "$WORK/cls" --learn-vocab 300 --out "$WORK/corpus.mp" --quiet &&
@@ -63,6 +66,24 @@ pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 2 --out "$WOR
 pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 3 --out "$WORK/f3.mp" --quiet
 check fraction-recorded grep -q '"feature_fraction":0.5' <(inspect --header "$WORK/f2.mp")
 check subsets-differ-by-seed bash -c "! cmp -s <(inspect --full '$WORK/f2.mp' | tail -n +2) <(inspect --full '$WORK/f3.mp' | tail -n +2)"
+
+# the contrastive refinement: pairs from a ranking of the similarity model (E_pos: seeds and
+# ranks 1..2, E_neg: ranks 9..14)
+expand --dists "$WORK/similarity.mp" --queries "$WORK/cls" --size 15 --out "$WORK/e.mp" --quiet &&
+    rerank --official --dists "$WORK/similarity.mp" --out "$WORK/r.mp" "$WORK/e.mp" --quiet &&
+    build-samples --contrastive --ranked "$WORK/r.mp" --queries "$WORK/cls" --samples "$WORK/s.mp" \
+        --thr-pos 3 --l-neg 8 --u-neg 15 --out "$WORK/pairs.mp" --quiet >/dev/null || fail pairs-setup "expand/rerank/build-samples failed"
+expect_exit contrast-runs 0 'contrastive refinement on 3 classes' pattern-dists --samples "$WORK/s.mp" --pairs "$WORK/pairs.mp" --out "$WORK/cl.mp"
+loss=$(grep -o 'loss [0-9.]* -> [0-9.]*' "$WORK/err")
+awk -v b="${loss#loss }" 'BEGIN {split(b, x, " -> "); exit !(x[2] < x[1])}' && pass contrast-lowers-loss || fail contrast-lowers-loss "$loss"
+check contrast-recorded grep -q '"cl_steps":50' <(inspect --header "$WORK/cl.mp")
+check contrast-lineage grep -q '\[pairs\]' <(catalog --catalog "$WORK/catalog.sqlite" lineage "$WORK/cl.mp")
+check contrast-rows-sum-to-1 sums_to_one "$WORK/cl.mp"
+expect_exit contrast-needs-similarity 2 'similarity' pattern-dists --estimator prediction --samples "$WORK/s.mp" --pairs "$WORK/pairs.mp" --out "$WORK/bad5.mp"
+mk_classes "$WORK/cls2" 4
+tokenize "$WORK/cls2" --learn-vocab 300 --out "$WORK/c2.mp" --quiet && build-samples --corpus "$WORK/c2.mp" --out "$WORK/s2.mp" --quiet
+expect_exit pairs-of-other-samples 3 'pairs.mp' pattern-dists --samples "$WORK/s2.mp" --pairs "$WORK/pairs.mp" --out "$WORK/bad5.mp"
+check contrast-bad-no-output test ! -e "$WORK/bad5.mp"
 
 # bad input: exit 3 (file) or 2 (flags), and no output left behind
 expect_exit wrong-kind 3 'corpus.mp' pattern-dists --samples "$WORK/corpus.mp" --out "$WORK/bad1.mp"

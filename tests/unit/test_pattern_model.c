@@ -2,6 +2,7 @@
  * idf weights, the prior correction, dropped and unusable patterns — and its invariances
  * (thread count, seeded pattern subsets). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -161,6 +162,73 @@ static void test_threads_subsets_classes(void) {
     free(s);
 }
 
+/* 4 classes of 10: positives = 5 of the class, negatives = 5 of the next class */
+static void class_sets(pattern_class_sets *cs, int64_t *pos, int64_t *neg) {
+    for (int c = 0; c < 4; c++) {
+        for (int i = 0; i < 5; i++) {
+            pos[c * 5 + i] = c * 10 + i;
+            neg[c * 5 + i] = ((c + 1) % 4) * 10 + i;
+        }
+        cs[c] = (pattern_class_sets){pos + c * 5, neg + c * 5, 5, 5};
+    }
+}
+
+static void test_contrast_gradient_and_descent(void) {
+    int S = 2000;
+    pattern_sample *s = random_samples(S);
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    parallel_set_threads(1);
+    pattern_model *m = pattern_model_build(&c, 40, S, s);
+    pattern_model_fit(m);
+    int64_t F = pattern_model_stats(m).features, pos[20], neg[20];
+    pattern_class_sets cs[4];
+    class_sets(cs, pos, neg);
+    float *u = xmalloc(sizeof(float) * (size_t)F), *g = xmalloc(sizeof(float) * (size_t)F);
+    rng_t r;
+    rng_seed(&r, 11);
+    for (int64_t f = 0; f < F; f++) u[f] = (float)(0.3 * rng_normal(&r));
+    double tau = 0.2, loss = pattern_model_contrast_loss(m, cs, 4, tau, u, g);
+    CHECK(loss > 0 && isfinite(loss));
+    /* central differences on the 20 features with the largest gradients */
+    int checked = 0, bad = 0;
+    for (int k = 0; k < 20; k++) {
+        int64_t best = -1;
+        for (int64_t f = 0; f < F; f++)
+            if (g[f] != 0 && (best < 0 || fabsf(g[f]) > fabsf(g[best]))) best = f;
+        if (best < 0) break;
+        double h = 1e-2, keep = u[best];
+        u[best] = (float)(keep + h);
+        double lp = pattern_model_contrast_loss(m, cs, 4, tau, u, NULL);
+        u[best] = (float)(keep - h);
+        double lm = pattern_model_contrast_loss(m, cs, 4, tau, u, NULL);
+        u[best] = (float)keep;
+        double fd = (lp - lm) / (2 * h);
+        if (fabs(fd - g[best]) > 2e-2 * fabs(fd) + 1e-5) {
+            bad++;
+            fprintf(stderr, "  feature %lld: analytic %g, finite difference %g\n", (long long)best, g[best], fd);
+        }
+        checked++;
+        g[best] = 0;
+    }
+    CHECK(checked == 20);
+    CHECK_EQ_INT(bad, 0);
+    /* training lowers the loss; the refined rows still sum to 1 */
+    pattern_contrast_opts o = pattern_contrast_defaults();
+    double before = 0, after = pattern_model_contrast(m, cs, 4, &o, &before);
+    CHECK_NEAR(pattern_model_contrast_loss(m, cs, 0, tau, NULL, NULL), 0, 0); /* no sets, no loss */
+    CHECK_MSG(after < before - 0.01, "loss %g -> %g", before, after);
+    float row[40];
+    pattern_model_rows(m, 3, 1, row);
+    double sum = 0;
+    for (int v = 0; v < 40; v++) sum += row[v];
+    CHECK_NEAR(sum, 1, 1e-5);
+    parallel_set_threads(0);
+    pattern_model_free(m);
+    free(u);
+    free(g);
+    free(s);
+}
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -174,5 +242,6 @@ TEST_MAIN_BEGIN("test_pattern_model")
 RUN(test_leave_one_out_mixture);
 RUN(test_idf_weights_and_unusable);
 RUN(test_threads_subsets_classes);
+RUN(test_contrast_gradient_and_descent);
 RUN(test_entity_out_of_range);
 TEST_MAIN_END
