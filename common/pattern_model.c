@@ -9,6 +9,7 @@
 #include "adamw.h"
 #include "error.h"
 #include "hashmap.h"
+#include "log.h"
 #include "parallel.h"
 
 #define PATTERN_EPS 1e-7
@@ -394,11 +395,15 @@ double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, 
     adamw_add(&opt, &pl);
     double loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
     if (loss_before) *loss_before = loss;
+    progress pr;
+    progress_start(&pr, "contrastive refinement", "steps", o->steps);
     for (int step = 0; step < o->steps; step++) {
         pattern_model_contrast_loss(m, sets, nsets, o->tau, u, grad);
         pl.p[0].has_grad = 1;
         adamw_step(&opt);
+        progress_update(&pr, step + 1);
     }
+    progress_end(&pr);
     loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
     /* fold exp(u) into the profiles and renormalise */
     for (int64_t f = 0; f < F; f++) {
