@@ -77,8 +77,8 @@ clean:
 
 # ---- the main job: the whole ProbExpan pipeline on the WordNet example dataset ----
 # Without BERT=: the from-scratch default, the pattern model (pattern-dists; README "Without a
-# pretrained BERT"), about a minute. ENCODER=transformer: the paper's recipe on a small encoder trained
-# from scratch (~7 min on 2 cores, weak). BERT=/path/to/bert-base-uncased: the paper (F = 11).
+# pretrained BERT"), ~40 s. ENCODER=transformer: the paper's recipe on a small encoder trained
+# from scratch (~7–9 min on 2 cores, weak). BERT=/path/to/bert-base-uncased: the paper (F = 11).
 EXAMPLE_RUN      ?= runs/example
 EXAMPLE_SCHEDULE ?= K=3 TOPK=2 VOCAB_SIZE=8000
 EXAMPLE_TRANSFORMER_SCHEDULE ?= ENCODER=transformer K=3 TOPK=2 EPOCHS=2 CL_EPOCHS=1 SPE=8 VOCAB_SIZE=8000 THREADS=1 \
