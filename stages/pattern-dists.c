@@ -3,7 +3,8 @@
  * [MASK] (n-gram patterns and a bag of nearby words) instead of a trained encoder
  * (common/pattern_model.h): seconds instead of hours, and nothing to memorise. expand,
  * rerank and score-models use its output unchanged; --feature-fraction with K seeds gives K
- * different models for ProbExpan's ensemble and model selection. */
+ * different models for ProbExpan's ensemble and model selection; --pairs is the contrastive
+ * phase (what train-cl is for an encoder): feature weights refined on the pairs' classes. */
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
