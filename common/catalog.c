@@ -69,6 +69,12 @@ void run_begin(const char *default_dir) {
     atexit(at_exit_ok);
 }
 
+void run_begin_beside(const char *path) {
+    char *copy = path ? xstrdup(path) : NULL;
+    run_begin(copy ? dirname(copy) : NULL);
+    free(copy);
+}
+
 static void add_kv(kv **arr, int *n, const char *key, const char *text, double value) {
     *arr = xrealloc(*arr, sizeof(kv) * (size_t)(*n + 1));
     (*arr)[*n] = (kv){xstrdup(key), text ? xstrdup(text) : NULL, value, text != NULL};

@@ -11,7 +11,6 @@
  * decides and lays out, the second writes the tokens.
  * --contrastive instead builds the `pairs` artifact of contrastive learning from
  * a ranking, the queries and a samples artifact (common/pairs.h, schemas/pairs.md). */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,17 +99,14 @@ int main(int argc, char **argv) {
     if (pc.contrastive) {
         if (corpus_path) die_usage("--contrastive reads --samples, not a corpus");
         if (!out) die_usage("--out is required");
-        char *dir = xstrdup(out);
-        run_begin(dirname(dir));
+        run_begin_beside(out);
         pairs_cli_run(&pc, out, seed);
-        free(dir);
         return 0;
     }
     if (!corpus_path) die_usage("--corpus is required");
     if (!out) die_usage("--out is required");
     if (cap > 0 && cap < min_samples) die_usage("--max-samples-per-entity %d is below --min-samples %d", cap, min_samples);
-    char *tmp = xstrdup(out);
-    run_begin(dirname(tmp));
+    run_begin_beside(out);
 
     /* ---- pass 1: candidates ---- */
     corpus_reader c;
@@ -364,6 +360,5 @@ int main(int argc, char **argv) {
     intmap_free(&eid_index);
     wp_vocab_free(&vocab);
     entity_table_free(&ents);
-    free(tmp);
     return 0;
 }

@@ -240,10 +240,8 @@ int main(int argc, char **argv) {
     int first = cli_parse(&spec, argc, argv);
     int nr = argc - first;
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
-    char *dircopy = xstrdup(out ? out : argv[first]);
-    char *eq = out ? NULL : strchr(dircopy, '=');
-    run_begin(dirname(eq ? eq + 1 : dircopy));
-    free(dircopy);
+    const char *eq = out ? NULL : strchr(argv[first], '=');
+    run_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
 
     run_result *rr = xcalloc((size_t)nr, sizeof *rr);
     for (int i = 0; i < nr; i++) {

@@ -3,7 +3,6 @@
  * grow the seed set one entity at a time: order the candidates by the set's mean
  * distribution, score the first w against the anchor distribution, append the
  * best, until --size entities were added. Writes an `expansions` artifact. */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,9 +78,7 @@ int main(int argc, char **argv) {
     if (!queries == !seeds) die_usage("give exactly one of --queries and --seeds");
     int cmode = cand_mode_parse(cand);
     if (cmode < 0) die_usage("--candidates: expected mean or logz, found '%s'", cand);
-    char *outcopy = xstrdup(out);
-    run_begin(dirname(outcopy));
-    free(outcopy);
+    run_begin_beside(out);
 
     if (official) aw.kind = ANCHOR_EXPAND_BANDS;
     expand_params p = {size, w0, g, s, official, official ? CAND_LOGZ : (cand_mode)cmode, aw};

@@ -163,15 +163,7 @@ int main(int argc, char **argv) {
     if (!model) die_usage("--model is required");
     if (!ids == !samples_path) die_usage("a mode is required: --samples FILE --out FILE, or --ids FILE|-");
     if (samples_path && !out) die_usage("--samples needs --out FILE");
-    char *outdir = NULL;
-    if (out) {
-        outdir = xstrdup(out);
-        char *slash = strrchr(outdir, '/');
-        if (slash) *slash = '\0';
-        else strcpy(outdir, ".");
-    }
-    run_begin(outdir); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
-    free(outdir);
+    run_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
     infer_model m;
     model_load(&m, model);
     if (samples_path) {

@@ -3,7 +3,6 @@
  * anchor, rank by that score, and combine rank and expansion order:
  * sqrt(1/i * 1/rank) (default) or mu/i + 1/rank (official code). Writes a
  * `ranked` artifact. */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +57,7 @@ int main(int argc, char **argv) {
         aw.kind = ANCHOR_RERANK_BANDS;
     }
     const char *in = argv[first];
-    char *outcopy = xstrdup(out);
-    run_begin(dirname(outcopy));
-    free(outcopy);
+    run_begin_beside(out);
 
     dists d;
     dists_open(&d, dists_path);

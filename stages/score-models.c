@@ -4,7 +4,6 @@
  * the geometric mean over classes (lower = more consistent). Keeps the --top k
  * models, writes their element-wise mean as an ensemble `dists` artifact (row by
  * row) and every score in a `scores` artifact, and prints the score table. */
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,9 +142,7 @@ int main(int argc, char **argv) {
     if (!queries) die_usage("--queries is required");
     if (!out) die_usage("--out is required");
     if (top > k) die_usage("--top %d: only %d models given", top, k);
-    char *outcopy = xstrdup(out);
-    run_begin(dirname(outcopy));
-    free(outcopy);
+    run_begin_beside(out);
 
     dists *d = xcalloc((size_t)k, sizeof *d);
     for (int i = 0; i < k; i++) {
