@@ -175,10 +175,14 @@ void file_sha256_hex(const char *path, char out[65]) {
     sha256_final_hex(&c, out);
 }
 
+void input_sha256_hex(const char *path, char out[65]) {
+    if (!catalog_known_sha256(path, out)) file_sha256_hex(path, out);
+}
+
 void artifact_add_input(artifact_writer *w, const char *path) {
     if (w->header_written) die("internal: artifact %s: input added after the header", w->path);
     char sha[65];
-    if (!catalog_known_sha256(path, sha)) file_sha256_hex(path, sha);
+    input_sha256_hex(path, sha);
     w->input_path = xrealloc(w->input_path, sizeof(char *) * (size_t)(w->ninputs + 1));
     w->input_kind = xrealloc(w->input_kind, sizeof(char *) * (size_t)(w->ninputs + 1));
     w->input_sha = xrealloc(w->input_sha, sizeof(char *) * (size_t)(w->ninputs + 1));

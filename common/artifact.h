@@ -110,5 +110,8 @@ static inline const float *row_matrix_row(const row_matrix *m, int64_t i) {
 
 /* sha256 of a whole file as 64 hex chars (buf of 65). Dies on I/O errors. */
 void file_sha256_hex(const char *path, char out[65]);
+/* The same for an input file: the catalog's record when the file is unchanged since it was
+ * written (catalog_known_sha256: same size and mtime), else computed. */
+void input_sha256_hex(const char *path, char out[65]);
 
 #endif

@@ -118,7 +118,7 @@ static json_t *settings_json(const cl_trainer *c, const char *pairs_sha) {
 
 void cl_trainer_restore(cl_trainer *c) {
     char sha[65];
-    file_sha256_hex(c->pairs_path, sha);
+    input_sha256_hex(c->pairs_path, sha);
     json_t *now = settings_json(c, sha);
     char *sp = xasprintf("%s/" CL_SETTINGS_FILE, c->t->o.out);
     const char *dir = trainer_resumed_dir(c->t);

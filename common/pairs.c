@@ -222,7 +222,7 @@ int64_t pairs_build(const pairs_build_opts *o, FILE *report) {
                   (long long)es.entities, o->samples, (long long)samples_entities(s));
     pairs_set p;
     memset(&p, 0, sizeof p);
-    file_sha256_hex(o->samples, p.samples_sha256);
+    input_sha256_hex(o->samples, p.samples_sha256);
     p.entities = samples_entities(s);
     p.samples = samples_count(s);
     p.bounds = o->bounds;

@@ -85,7 +85,7 @@ void trainer_open(trainer *t, const trainer_opts *o) {
     if (!o->out) die_usage("--out is required");
     if (!o->model == !o->config) die_usage("give exactly one of --model DIR and --config FILE");
     t->s = samples_open(o->samples);
-    file_sha256_hex(o->samples, t->samples_sha);
+    input_sha256_hex(o->samples, t->samples_sha);
     t->encoder_src = o->model ? o->model : o->config;
 
     char *cfg_path = o->model ? xasprintf("%s/config.json", o->model) : xstrdup(o->config);

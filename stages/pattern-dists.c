@@ -5,7 +5,6 @@
  * rerank and score-models use its output unchanged; --feature-fraction with K seeds gives K
  * different models for ProbExpan's ensemble and model selection; --pairs is the contrastive
  * phase (what train-cl is for an encoder): feature weights refined on the pairs' classes. */
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +44,7 @@ static void contrast(pattern_model *m, const char *pairs_path, const samples *s,
     pairs_set ps;
     pairs_read(&ps, pairs_path);
     char sha[65];
-    file_sha256_hex(samples_path, sha);
+    input_sha256_hex(samples_path, sha);
     pairs_check_samples(&ps, pairs_path, s, sha);
     pattern_class_sets *cs = xmalloc(sizeof(pattern_class_sets) * (size_t)(ps.n_classes + 1));
     for (int i = 0; i < ps.n_classes; i++)
@@ -103,9 +102,7 @@ int main(int argc, char **argv) {
     if (pairs_path && c.estimator != PATTERN_SIMILARITY) die_usage("--pairs needs --estimator similarity");
     c.long_patterns = !strcmp(patterns, "long");
     c.seed = (uint64_t)seed;
-    char *outcopy = xstrdup(out);
-    run_begin(dirname(outcopy));
-    free(outcopy);
+    run_begin_beside(out);
     double t0 = now_seconds();
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
