@@ -24,8 +24,8 @@ struct pattern_model {
     int64_t *foff, *count;
     int32_t *list_ent;
     float *list_cnt, *weight;
-    /* samples by entity: sample_of[eoff[e] .. eoff[e+1]); feats[j * PATTERN_MAX + k] (-1 = none;
-     * prediction only) */
+    /* prediction only: samples by entity, sample_of[eoff[e] .. eoff[e+1]); feats[j * PATTERN_MAX
+     * + k] (-1 = none) */
     int64_t *eoff, *sample_of;
     int32_t *feats;
     /* similarity: x_e[f] per pair (feature-major, parallel to list_ent) and entity-major
@@ -177,7 +177,12 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
     free(nent);
     free(final_id);
     free(is_bag);
-    /* samples grouped by entity, in sample order */
+    if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
+        free(m->feats);
+        m->feats = NULL;
+        return m;
+    }
+    /* prediction: samples grouped by entity, in sample order */
     m->eoff = xcalloc((size_t)E + 1, sizeof(int64_t));
     for (int64_t j = 0; j < S; j++) m->eoff[samples[j].entity + 1]++;
     for (int64_t e = 0; e < E; e++) m->eoff[e + 1] += m->eoff[e];
@@ -186,10 +191,6 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
     m->sample_of = xmalloc(sizeof(int64_t) * (size_t)(S + 1));
     for (int64_t j = 0; j < S; j++) m->sample_of[fill[samples[j].entity]++] = j;
     free(fill);
-    if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
-        free(m->feats);
-        m->feats = NULL;
-    }
     return m;
 }
 
@@ -221,6 +222,17 @@ static void uniform_row(int64_t E, float *out) {
 
 /* ---- similarity ---- */
 
+/* |x_e| from the entity-major profiles; entities with an empty profile get uniform rows. */
+static void profile_norms(pattern_model *m) {
+    m->st.entities_uniform = 0;
+    for (int64_t e = 0; e < m->E; e++) {
+        double n2 = 0;
+        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) n2 += (double)m->prof_val[q] * m->prof_val[q];
+        m->norm[e] = sqrt(n2);
+        m->st.entities_uniform += m->norm[e] == 0;
+    }
+}
+
 /* x_e[f] = w_f max(0, PMI(e, f)) per pair, the entity-major copy and the norms. */
 static void fit_profiles(pattern_model *m) {
     int64_t E = m->E, P = m->st.pairs;
@@ -242,19 +254,14 @@ static void fit_profiles(pattern_model *m) {
     memcpy(fill, m->poff, sizeof(int64_t) * (size_t)(E + 1));
     m->prof_feat = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
     m->prof_val = xmalloc(sizeof(float) * (size_t)(P + 1));
-    m->norm = xcalloc((size_t)E, sizeof(double));
     for (int64_t f = 0; f < m->F; f++)
         for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
             int64_t e = m->list_ent[p], q = fill[e]++;
             m->prof_feat[q] = (int32_t)f;
             m->prof_val[q] = m->pair_x[p];
-            m->norm[e] += (double)m->pair_x[p] * m->pair_x[p];
         }
-    m->st.entities_uniform = 0;
-    for (int64_t e = 0; e < E; e++) {
-        m->norm[e] = sqrt(m->norm[e]);
-        m->st.entities_uniform += m->norm[e] == 0;
-    }
+    m->norm = xmalloc(sizeof(double) * (size_t)(E + 1));
+    profile_norms(m);
     free(fill);
     free(ce);
 }
@@ -405,19 +412,13 @@ double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, 
     }
     progress_end(&pr);
     loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
-    /* fold exp(u) into the profiles and renormalise */
+    /* fold exp(u) into the profiles and renormalise (u becomes the weights in place) */
     for (int64_t f = 0; f < F; f++) {
-        float th = expf(u[f]);
-        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) m->pair_x[p] *= th;
+        u[f] = expf(u[f]);
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) m->pair_x[p] *= u[f];
     }
-    for (int64_t e = 0; e < m->E; e++) {
-        double n2 = 0;
-        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
-            m->prof_val[q] *= expf(u[m->prof_feat[q]]);
-            n2 += (double)m->prof_val[q] * m->prof_val[q];
-        }
-        m->norm[e] = sqrt(n2);
-    }
+    for (int64_t q = 0; q < m->st.pairs; q++) m->prof_val[q] *= u[m->prof_feat[q]];
+    profile_norms(m);
     adamw_free(&opt);
     param_list_free(&pl);
     free(u);
