@@ -20,7 +20,7 @@ check dists-kind grep -q '"kind":"dists"' "$WORK/d.json"
 check dists-16-rows grep -q '"matrix":"mean_prob","rows":16,"cols":16' "$WORK/d.json"
 # the learned model: entity i's own column is the largest of row i for every row (the
 # corpus determines the entity); checked as "row i's maximum is at index i" by position
-rows=$(sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' "$WORK/d.json" | grep '^\[')
+rows=$(mean_prob_rows "$WORK/d.mp")
 ok=0; i=0
 while IFS= read -r row; do
     vals=$(tr -d '[]' <<<"$row" | tr ',' '\n')

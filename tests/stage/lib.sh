@@ -22,5 +22,9 @@ expect_exit() {
     if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$WORK/err"; then fail "$name" "stderr lacks /$pat/: $(tail -n 3 "$WORK/err" | tr '\n' ' ')"; return 1; fi
     pass "$name"
 }
+# mean_prob_rows DISTS: the rows of a dists artifact's mean_prob matrix, one JSON array a line.
+mean_prob_rows() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' | grep '^\['; }
+# map10_of REPORT: overall MAP@10 of the first run of an evaluate report.
+map10_of() { inspect "$1" | tail -n 1 | jq '.runs[0].overall.map[0]'; }
 # check NAME cmd...: PASS when cmd succeeds.
 check() { local name=$1; shift; if "$@" >"$WORK/check.out" 2>&1; then pass "$name"; else fail "$name" "$(tail -n 3 "$WORK/check.out" | tr '\n' ' ')"; fi; }

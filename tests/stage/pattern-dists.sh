@@ -33,8 +33,6 @@ mk_classes "$WORK/cls" 6
 tokenize "$WORK/cls" --learn-vocab 300 --out "$WORK/corpus.mp" --quiet &&
     build-samples --corpus "$WORK/corpus.mp" --out "$WORK/s.mp" --quiet || { fail setup "tokenize/build-samples failed"; exit 0; }
 
-# rows of mean_prob as lines of numbers
-rows_of() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' | grep '^\['; }
 # own_class_rows FILE: how many rows have their largest non-self entry in the entity's own class
 # (row i is entity c<i/6>_<i%6>: the entity table follows entity2id.txt here)
 own_class_rows() {
@@ -43,10 +41,10 @@ own_class_rows() {
         best=$(tr -d '[]' <<<"$row" | tr ',' '\n' | nl -v0 -nln | awk -v self=$i '$1 != self' | sort -k2 -g -r | head -n 1 | cut -f1 | tr -d ' ')
         [ $((best / 6)) = $((i / 6)) ] && ok=$((ok + 1))
         i=$((i + 1))
-    done < <(rows_of "$1")
+    done < <(mean_prob_rows "$1")
     echo $ok
 }
-sums_to_one() { rows_of "$1" | tr -d '[]' | awk -F, '{s = 0; for (i = 1; i <= NF; i++) s += $i; if (s < 0.9999 || s > 1.0001) bad++} END {exit bad > 0}'; }
+sums_to_one() { mean_prob_rows "$1" | tr -d '[]' | awk -F, '{s = 0; for (i = 1; i <= NF; i++) s += $i; if (s < 0.9999 || s > 1.0001) bad++} END {exit bad > 0}'; }
 
 for est in similarity prediction; do
     expect_exit "$est-runs" 0 'done' pattern-dists --estimator $est --samples "$WORK/s.mp" --out "$WORK/$est.mp" --threads 2
@@ -57,7 +55,7 @@ for est in similarity prediction; do
     n=$(own_class_rows "$WORK/$est.mp")
     [ "$n" = 18 ] && pass "$est-mass-on-own-class" || fail "$est-mass-on-own-class" "$n of 18 rows"
     pattern-dists --estimator $est --samples "$WORK/s.mp" --out "$WORK/$est-1t.mp" --threads 1 --quiet
-    check "$est-same-for-1-and-2-threads" cmp <(rows_of "$WORK/$est.mp") <(rows_of "$WORK/$est-1t.mp")
+    check "$est-same-for-1-and-2-threads" cmp <(mean_prob_rows "$WORK/$est.mp") <(mean_prob_rows "$WORK/$est-1t.mp")
 done
 
 # the lineage reaches the samples; a feature subset is recorded and depends on its seed

@@ -42,10 +42,10 @@ catalog --catalog "$PRUN/catalog.sqlite" lineage "$PRUN/full/report.mp" >"$WORK/
 grep -q '\[dists\]' "$WORK/plineage" && grep -q '\[pairs\]' "$WORK/plineage" && grep -q '\[samples\]' "$WORK/plineage" &&
     grep -q 'mini-ese.tar.gz \[input\]' "$WORK/plineage" && pass patterns_lineage ||
     fail patterns_lineage "$(head -n 12 "$WORK/plineage" | tr '\n' ' ')"
-pmap=$(inspect "$PRUN/full/report.mp" | tail -n 1 | jq '.runs[0].overall.map[0]')
+pmap=$(map10_of "$PRUN/full/report.mp")
 awk -v m="$pmap" 'BEGIN {exit !(m != "" && m >= 0.45)}' && pass patterns_map_floor || fail patterns_map_floor "MAP@10 = '$pmap' < 0.45"
 # the contrastive refinement must pay: full above the unrefined single model (0.893 vs 0.704)
-nmap=$(inspect "$PRUN/noclen/report.mp" | tail -n 1 | jq '.runs[0].overall.map[0]')
+nmap=$(map10_of "$PRUN/noclen/report.mp")
 awk -v f="$pmap" -v n="$nmap" 'BEGIN {exit !(f > n + 0.05)}' && pass patterns_contrast_pays ||
     fail patterns_contrast_pays "full $pmap vs noclen $nmap"
 
@@ -66,7 +66,7 @@ for k in '\[report\]' '\[ranked\]' '\[expansions\]' '\[dists\]' '\[model\]' '\[p
     grep -q "$k" "$WORK/lineage" || { ok=0; echo "lineage lacks $k" >&2; }
 done
 [ $ok = 1 ] && pass lineage_to_dataset || fail lineage_to_dataset "$(head -n 20 "$WORK/lineage" | tr '\n' ' ')"
-map=$(inspect "$RUN/full/report.mp" | tail -n 1 | jq '.runs[0].overall.map[0]')
+map=$(map10_of "$RUN/full/report.mp")
 awk -v m="$map" 'BEGIN {exit !(m != "" && m >= 0 && m <= 1)}' && pass map_in_unit_interval || fail map_in_unit_interval "MAP@10 = '$map'"
 # a changed expansion variable re-runs expand and what follows, not the training
 $MK DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY SIZE_FINAL=50 full >"$WORK/log2" 2>&1
