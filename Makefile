@@ -86,8 +86,8 @@ EXAMPLE_TRANSFORMER_SCHEDULE ?= ENCODER=transformer K=3 TOPK=2 EPOCHS=2 CL_EPOCH
 EXAMPLE_BERT_SCHEDULE ?= K=3 TOPK=2 EPOCHS=5 SPE=256 THREADS=2
 EXAMPLE_ARGS = DATA=$(EXAMPLE_DATA) RUN=$(EXAMPLE_RUN) $(if $(BERT),MODEL=$(BERT) $(EXAMPLE_BERT_SCHEDULE),$(if \
   $(filter transformer,$(ENCODER)),$(EXAMPLE_TRANSFORMER_SCHEDULE),$(EXAMPLE_SCHEDULE)))
-EXAMPLE_MODEL = $(if $(BERT),$(BERT),$(if $(filter transformer,$(ENCODER)),small transformer from scratch,pattern model: no encoder$(,) no pretraining))
 , := ,
+EXAMPLE_MODEL = $(if $(BERT),$(BERT),$(if $(filter transformer,$(ENCODER)),small transformer from scratch,pattern model: no encoder$(,) no pretraining))
 PIPELINE = $(MAKE) --no-print-directory -f pipelines/probexpan.mk BIN=$(BIN)
 example: deps
 	$(MAKE) all example-data
