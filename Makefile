@@ -1,6 +1,6 @@
 # ProbExpan-C build. `make` builds libprobexpan.a and every program into bin/;
 # `make test` runs the suite; `make test-asan` the same under ASan+UBSan.
-# New files are picked up automatically: common/*.c go into the library,
+# New files are picked up automatically: common/*/*.c go into the library,
 # stages/*.c become bin/<name>, tests/unit/test_*.c become test programs.
 
 PREFIX   ?= /usr/local
@@ -20,7 +20,7 @@ CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Icommon $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm -pthread
 
-COMMON_SRC := $(wildcard common/*.c)
+COMMON_SRC := $(wildcard common/*/*.c)
 COMMON_OBJ := $(COMMON_SRC:common/%.c=$(BUILD)/common/%.o)
 STAGE_SRC  := $(wildcard stages/*.c)
 PROGRAMS   := $(STAGE_SRC:stages/%.c=$(BIN)/%)
@@ -31,7 +31,7 @@ LIB        := $(BUILD)/libprobexpan.a
 .PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns
 all: $(PROGRAMS) $(TEST_PROGS)
 
-$(BUILD)/common/%.o: common/%.c $(wildcard common/*.h)
+$(BUILD)/common/%.o: common/%.c $(wildcard common/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(LIB): $(COMMON_OBJ)
@@ -73,7 +73,7 @@ install: all
 clean:
 	rm -rf build build-asan bin bin-asan
 
--include pipelines/*.mk.inc
+-include mk/*.mk
 
 # ---- the main job: the whole ProbExpan pipeline on the WordNet example dataset ----
 # Without BERT=: the from-scratch default, the pattern model (pattern-dists; README "Without a

@@ -24,16 +24,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "dataset.h"
-#include "error.h"
-#include "hashmap.h"
-#include "log.h"
-#include "mention_matcher.h"
-#include "rng.h"
-#include "sentence_split.h"
-#include "text_source.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "dataset/dataset.h"
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/log.h"
+#include "text/mention_matcher.h"
+#include "base/rng.h"
+#include "text/sentence_split.h"
+#include "text/text_source.h"
 
 /* ---------------- options ---------------- */
 

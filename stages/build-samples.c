@@ -15,16 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "artifact.h"
-#include "catalog.h"
-#include "cli.h"
-#include "corpus.h"
-#include "error.h"
-#include "hashmap.h"
-#include "log.h"
-#include "pairs.h"
-#include "rng.h"
-#include "samples.h"
+#include "format/artifact.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/corpus.h"
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/log.h"
+#include "artifacts/pairs.h"
+#include "base/rng.h"
+#include "artifacts/samples.h"
 
 #define MAX_CHUNK_BYTES (1u << 30)
 

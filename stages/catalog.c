@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "error.h"
+#include "base/cli.h"
+#include "base/error.h"
 
 static sqlite3 *db;
 static const char *db_path;

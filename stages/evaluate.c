@@ -10,14 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "apk.h"
-#include "catalog.h"
-#include "cli.h"
-#include "dataset.h"
-#include "error.h"
-#include "expansions.h"
-#include "log.h"
-#include "mpjson.h"
+#include "method/apk.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "dataset/dataset.h"
+#include "base/error.h"
+#include "artifacts/expansions.h"
+#include "base/log.h"
+#include "format/mpjson.h"
 
 #define REPORT_KIND "report"
 #define REPORT_SCHEMA 1

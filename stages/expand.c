@@ -8,14 +8,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "dists.h"
-#include "error.h"
-#include "expansions.h"
-#include "log.h"
-#include "queries.h"
-#include "windowsearch.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/dists.h"
+#include "base/error.h"
+#include "artifacts/expansions.h"
+#include "base/log.h"
+#include "dataset/queries.h"
+#include "method/windowsearch.h"
 
 /* Record for query q of the list from its expansion x. */
 static expansion_record make_record(const dists *d, const query_rows *q, const expand_query *x) {

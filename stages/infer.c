@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bert.h"
-#include "catalog.h"
-#include "cli.h"
-#include "entity_dists.h"
-#include "entity_head.h"
-#include "error.h"
-#include "log.h"
-#include "samples.h"
+#include "nn/bert.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "model/entity_dists.h"
+#include "nn/entity_head.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "artifacts/samples.h"
 
 /* A loaded model: encoder (everything frozen: inference only) + entity head. */
 typedef struct {

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "artifact.h"
-#include "cli.h"
-#include "error.h"
-#include "mpjson.h"
+#include "format/artifact.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "format/mpjson.h"
 
 static void print_row(const float *row, int64_t n) {
     putchar('[');

@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "artifact.h"
-#include "catalog.h"
-#include "cli.h"
-#include "dists.h"
-#include "error.h"
-#include "log.h"
-#include "pairs.h"
-#include "pattern_model.h"
-#include "samples.h"
+#include "format/artifact.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/dists.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "artifacts/pairs.h"
+#include "model/pattern_model.h"
+#include "artifacts/samples.h"
 
 #define ROW_BLOCK 64
 

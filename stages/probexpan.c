@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 
 static const struct { const char *name, *purpose; } stages[] = {
     {"annotate", "plain text + entity list -> dataset (entity2id.txt, sentences.json, gt/, query/)"},

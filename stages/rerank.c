@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "dists.h"
-#include "error.h"
-#include "expansions.h"
-#include "log.h"
-#include "rerank.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/dists.h"
+#include "base/error.h"
+#include "artifacts/expansions.h"
+#include "base/log.h"
+#include "method/rerank.h"
 
 static int64_t row_or_die(const dists *d, int64_t eid, const char *path, const expansion_record *r) {
     int64_t row = dists_row_of(d, eid);

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "dists.h"
-#include "error.h"
-#include "log.h"
-#include "modelscore.h"
-#include "queries.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/dists.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "method/modelscore.h"
+#include "dataset/queries.h"
 
 #define SCORES_KIND "scores"
 #define SCORES_SCHEMA 1

@@ -20,16 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "artifact.h"
-#include "catalog.h"
-#include "cli.h"
-#include "corpus.h"
-#include "dataset.h"
-#include "error.h"
-#include "hashmap.h"
-#include "log.h"
-#include "sentences.h"
-#include "wordpiece.h"
+#include "format/artifact.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "artifacts/corpus.h"
+#include "dataset/dataset.h"
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/log.h"
+#include "dataset/sentences.h"
+#include "text/wordpiece.h"
 
 /* Consecutive lines of sentences.json and what encoding them produced. */
 typedef struct {

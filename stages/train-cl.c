@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "cl_train.h"
-#include "cli.h"
-#include "contrastive_pairs.h"
-#include "error.h"
-#include "log.h"
-#include "pairs.h"
-#include "trainer.h"
+#include "catalog/catalog.h"
+#include "model/cl_train.h"
+#include "base/cli.h"
+#include "model/contrastive_pairs.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "artifacts/pairs.h"
+#include "model/trainer.h"
 
 int main(int argc, char **argv) {
     trainer_opts o;

@@ -9,11 +9,11 @@
  * complete epoch with the same result as an uninterrupted run. */
 #include <stdio.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "trainer.h"
+#include "catalog/catalog.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "model/trainer.h"
 
 int main(int argc, char **argv) {
     trainer_opts o;

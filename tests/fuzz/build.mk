@@ -11,7 +11,7 @@ CFLAGS_F := -g -O1 -fno-omit-frame-pointer $(SAN) -std=c11 -D_GNU_SOURCE -pthrea
             $(shell pkg-config --cflags $(PKGS))
 LIBS_F   := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
-OBJS     := $(patsubst common/%.c,$(FUZZ_OUT)/obj/%.o,$(wildcard common/*.c))
+OBJS     := $(patsubst common/%.c,$(FUZZ_OUT)/obj/%.o,$(wildcard common/*/*.c))
 TARGETS  := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all

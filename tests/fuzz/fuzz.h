@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Scratch files live in $FUZZ_TMPDIR, else /dev/shm (memory: an iteration
  * costs no disk I/O), else /tmp. */

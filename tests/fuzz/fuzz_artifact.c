@@ -4,7 +4,7 @@
  * accepted matrix every row is read in full. */
 #include <stdint.h>
 
-#include "artifact.h"
+#include "format/artifact.h"
 #include "fuzz.h"
 
 static artifact_reader *reader; /* static: survives the trap's longjmp */

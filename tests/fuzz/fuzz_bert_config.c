@@ -7,9 +7,9 @@
  * accepted config). Small configs are built and initialised for real. */
 #include <stdint.h>
 
-#include "bert.h"
+#include "nn/bert.h"
 #include "fuzz.h"
-#include "rng.h"
+#include "base/rng.h"
 
 /* Floats of every encoder tensor (HF BERT layout), exactly. */
 static unsigned __int128 param_count(const bert_config *c) {

@@ -5,7 +5,7 @@
  * count the sentences read. */
 #include <stdint.h>
 
-#include "corpus.h"
+#include "artifacts/corpus.h"
 #include "fuzz.h"
 
 /* Reads the whole file (dies on a defect); checks every sentence. */

@@ -6,7 +6,7 @@
  * next). */
 #include <stdint.h>
 
-#include "dataset.h"
+#include "dataset/dataset.h"
 #include "fuzz.h"
 
 static void count_line(void *ctx, const char *member, const char *where, int64_t lineno, char *line, size_t len) {

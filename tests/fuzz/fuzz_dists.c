@@ -5,7 +5,7 @@
  * the same entities as itself. */
 #include <stdint.h>
 
-#include "dists.h"
+#include "artifacts/dists.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -4,9 +4,9 @@
  * distinct eids (the contract of dataset.h). */
 #include <stdint.h>
 
-#include "dataset.h"
+#include "dataset/dataset.h"
 #include "fuzz.h"
-#include "hashmap.h"
+#include "base/hashmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char dir[256], file[300];

@@ -4,7 +4,7 @@
  * member, each with at least one member eid. */
 #include <stdint.h>
 
-#include "dataset.h"
+#include "dataset/dataset.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "safetensors.h"
+#include "format/safetensors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char path[256];

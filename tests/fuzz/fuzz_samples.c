@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "samples.h"
+#include "artifacts/samples.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char path[256];

@@ -7,7 +7,7 @@
  * counts; every mention of an encoded sentence maps to a non-empty wordpiece
  * span inside the sentence, and kept + dropped mentions = all mentions. */
 #include "fuzz.h"
-#include "sentences.h"
+#include "dataset/sentences.h"
 #include "smallvocab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

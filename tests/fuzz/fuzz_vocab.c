@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "wordpiece.h"
+#include "text/wordpiece.h"
 
 static void encode_all(const wp_vocab *v, const char *s, size_t len, wp_ids *ids) {
     for (int flags = 0; flags < 4; flags++) {

@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "hashmap.h"
+#include "base/hashmap.h"
 #include "smallvocab.h"
-#include "wordpiece.h"
+#include "text/wordpiece.h"
 
 /* Offset of the first byte that does not start a well-formed UTF-8 sequence
  * (RFC 3629: no overlongs, surrogates or code points above U+10FFFF), or -1. */

@@ -5,7 +5,7 @@
  * /work/notes/readme-fuzz.md). Usage: gen_seeds DIR */
 #include <stdio.h>
 
-#include "dists.h"
+#include "artifacts/dists.h"
 
 static void write_dists(const char *path, int n) {
     static char *names[] = {"Ohio", "Texas", "New York"};

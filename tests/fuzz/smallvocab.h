@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "wordpiece.h"
+#include "text/wordpiece.h"
 
 static inline void small_vocab(wp_vocab *v) {
     static const char *const fixed[] = {

@@ -4,7 +4,7 @@
 #ifndef PROBEXPAN_EXPANSION_FIXTURE_H
 #define PROBEXPAN_EXPANSION_FIXTURE_H
 
-#include "artifact.h"
+#include "format/artifact.h"
 
 static float M6[6][6] = {
     {0.30f, 0.25f, 0.20f, 0.15f, 0.05f, 0.05f},

@@ -1,5 +1,5 @@
 /* test_apk: AP@K by hand — duplicates, lists shorter than K, gt smaller than K. */
-#include "apk.h"
+#include "method/apk.h"
 #include "check.h"
 
 static intmap gt_of(const int64_t *eids, int n) {

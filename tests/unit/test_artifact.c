@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "artifact.h"
+#include "format/artifact.h"
 #include "check.h"
-#include "error.h"
-#include "sha256.h"
+#include "base/error.h"
+#include "base/sha256.h"
 
 static char dir[] = "/tmp/probexpan-artifact-XXXXXX";
 

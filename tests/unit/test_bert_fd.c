@@ -6,10 +6,10 @@
  * + 2e-5 (float32 forward noise / h and O(h²) truncation). */
 #include "check.h"
 
-#include "bert.h"
-#include "entity_head.h"
-#include "mep_loss.h"
-#include "rng.h"
+#include "nn/bert.h"
+#include "nn/entity_head.h"
+#include "nn/mep_loss.h"
+#include "base/rng.h"
 
 static bert_config tiny(void) {
     bert_config c = {0};

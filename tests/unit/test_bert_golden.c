@@ -7,11 +7,11 @@
 #include "check.h"
 #include "golden_io.h"
 
-#include "adamw.h"
-#include "bert.h"
-#include "entity_head.h"
-#include "mep_loss.h"
-#include "tensor_ops.h"
+#include "nn/adamw.h"
+#include "nn/bert.h"
+#include "nn/entity_head.h"
+#include "nn/mep_loss.h"
+#include "nn/tensor_ops.h"
 
 #define ACT_REL 1e-4
 #define ACT_ABS 1e-6

@@ -4,11 +4,11 @@
 #include <sqlite3.h>
 #include <sys/wait.h>
 
-#include "artifact.h"
-#include "catalog.h"
+#include "format/artifact.h"
+#include "catalog/catalog.h"
 #include "check.h"
-#include "cli.h"
-#include "error.h"
+#include "base/cli.h"
+#include "base/error.h"
 
 static char dir[] = "/tmp/probexpan-catalog-XXXXXX";
 static char *db_path;

@@ -10,9 +10,9 @@
 #include "check.h"
 #include "golden.h"
 
-#include "bert.h"
-#include "cl_train.h"
-#include "projection_head.h"
+#include "nn/bert.h"
+#include "model/cl_train.h"
+#include "nn/projection_head.h"
 
 static bert_model M;
 static projection_head PH;

@@ -2,7 +2,7 @@
  * L_neg < rank < U_neg, seeds take no rank, union over queries, positive wins), the paper's
  * presets, and the pair recipe (set sizes, distinct sentences, dedup, determinism). */
 #include "check.h"
-#include "contrastive_pairs.h"
+#include "model/contrastive_pairs.h"
 
 static int has(const int64_t *a, int64_t n, int64_t e) {
     for (int64_t i = 0; i < n; i++)

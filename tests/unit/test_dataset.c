@@ -9,8 +9,8 @@
 
 #include "archive_fixture.h"
 #include "check.h"
-#include "dataset.h"
-#include "error.h"
+#include "dataset/dataset.h"
+#include "base/error.h"
 
 static char tmp[256];
 

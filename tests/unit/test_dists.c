@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cli.h"
-#include "dists.h"
-#include "error.h"
+#include "base/cli.h"
+#include "artifacts/dists.h"
+#include "base/error.h"
 
 static int write_fixture(const char *out) {
     pe_progname = "test_dists";

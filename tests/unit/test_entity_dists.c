@@ -7,15 +7,15 @@
 #include <sys/resource.h>
 
 #include "check.h"
-#include "bert.h"
-#include "checkpoint.h"
-#include "dists.h"
-#include "entity_dists.h"
-#include "entity_head.h"
-#include "error.h"
-#include "prefix_cache.h"
-#include "samples.h"
-#include "tensor_ops.h"
+#include "nn/bert.h"
+#include "nn/checkpoint.h"
+#include "artifacts/dists.h"
+#include "model/entity_dists.h"
+#include "nn/entity_head.h"
+#include "base/error.h"
+#include "artifacts/prefix_cache.h"
+#include "artifacts/samples.h"
+#include "nn/tensor_ops.h"
 
 static char dir[256];
 static char bin[1024];

@@ -2,8 +2,8 @@
  * entity, without replacement when enough, with replacement otherwise, shuffled,
  * reproducible from the rng state). */
 #include "check.h"
-#include "epoch_sampler.h"
-#include "error.h"
+#include "model/epoch_sampler.h"
+#include "base/error.h"
 
 static void test_per_entity(void) {
     CHECK_EQ_INT(epoch_per_entity("256", 100, 10), 256);

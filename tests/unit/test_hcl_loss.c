@@ -4,8 +4,8 @@
  * Golden tolerance (README "Suggested comparison"): max|c−g| <= 1e-4·max|g| + 1e-6. */
 #include "check.h"
 #include "golden.h"
-#include "hcl_loss.h"
-#include "rng.h"
+#include "nn/hcl_loss.h"
+#include "base/rng.h"
 
 enum { UB = 8, UD = 16 };
 

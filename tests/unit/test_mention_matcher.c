@@ -1,8 +1,8 @@
 /* test_mention_matcher: longest match, aliases, duplicates and case folding on
  * hand-written token sequences. */
 #include "check.h"
-#include "mention_matcher.h"
-#include "sentence_split.h"
+#include "text/mention_matcher.h"
+#include "text/sentence_split.h"
 
 static int32_t add(mention_matcher *m, const char *name, int32_t v) {
     char **t;

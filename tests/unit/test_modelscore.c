@@ -4,8 +4,8 @@
 #include <math.h>
 
 #include "check.h"
-#include "kl.h"
-#include "modelscore.h"
+#include "method/kl.h"
+#include "method/modelscore.h"
 
 static float R[4][4] = {
     {0.6f, 0.1f, 0.2f, 0.1f},

@@ -11,11 +11,11 @@
 
 #include <stdint.h>
 
-#include "artifact.h"
-#include "error.h"
-#include "expansions.h"
-#include "pairs.h"
-#include "samples.h"
+#include "format/artifact.h"
+#include "base/error.h"
+#include "artifacts/expansions.h"
+#include "artifacts/pairs.h"
+#include "artifacts/samples.h"
 
 static char dir[] = "/tmp/test_pairs.XXXXXX";
 static char toy[4096], SAMPLES[4200], SAMPLES2[4200];

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "error.h"
-#include "parallel.h"
-#include "pattern_model.h"
-#include "rng.h"
+#include "base/error.h"
+#include "base/parallel.h"
+#include "model/pattern_model.h"
+#include "base/rng.h"
 
 #define EPS 1e-7
 

@@ -8,10 +8,10 @@
  * forward written here, the init ranges, and the checkpoint round trip of the head. */
 #include "check.h"
 #include "golden.h"
-#include "hcl_loss.h"
-#include "projection_head.h"
-#include "rng.h"
-#include "safetensors.h"
+#include "nn/hcl_loss.h"
+#include "nn/projection_head.h"
+#include "base/rng.h"
+#include "format/safetensors.h"
 
 enum { GB = 6, GH = 64, GP1 = 256, GP2 = 128 };
 

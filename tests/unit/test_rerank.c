@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "expansion_fixture.h"
-#include "rerank.h"
+#include "method/rerank.h"
 
 static const int64_t SET[6] = {0, 1, 3, 2, 4, 5};
 static const anchor_weighting W = {ANCHOR_GEOMETRIC, 1000, 40};

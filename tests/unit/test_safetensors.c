@@ -6,12 +6,12 @@
 
 #include <sys/wait.h>
 
-#include "bert.h"
-#include "checkpoint.h"
-#include "entity_head.h"
-#include "error.h"
-#include "safetensors.h"
-#include "tensor_ops.h"
+#include "nn/bert.h"
+#include "nn/checkpoint.h"
+#include "nn/entity_head.h"
+#include "base/error.h"
+#include "format/safetensors.h"
+#include "nn/tensor_ops.h"
 
 static char tmpdir[256];
 

@@ -11,11 +11,11 @@
 #include <archive_entry.h>
 
 #include "archive_fixture.h"
-#include "artifact.h"
+#include "format/artifact.h"
 #include "check.h"
-#include "corpus.h"
-#include "error.h"
-#include "samples.h"
+#include "artifacts/corpus.h"
+#include "base/error.h"
+#include "artifacts/samples.h"
 
 static char tmp[256], bin[512];
 

@@ -1,7 +1,7 @@
 /* test_sentence_split: tokenisation and sentence boundaries on hand-written text
  * (expected outputs written by hand, see sentence_split.h for the rules). */
 #include "check.h"
-#include "sentence_split.h"
+#include "text/sentence_split.h"
 
 /* Collects sentences as "tok tok tok" strings joined with " | ". */
 typedef struct { char out[4096]; int n; } collect;

@@ -3,9 +3,9 @@
  * (also split over threads), log-softmax and its backward. */
 #include "check.h"
 
-#include "parallel.h"
-#include "rng.h"
-#include "tensor_ops.h"
+#include "base/parallel.h"
+#include "base/rng.h"
+#include "nn/tensor_ops.h"
 
 static double gelu_ref(double x) { return 0.5 * x * (1 + erf(x / sqrt(2.0))); }
 static double gelu_d_ref(double x) {

@@ -5,11 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "anchor.h"
-#include "candidates.h"
+#include "method/anchor.h"
+#include "method/candidates.h"
 #include "check.h"
 #include "expansion_fixture.h"
-#include "windowsearch.h"
+#include "method/windowsearch.h"
 
 
 /* -sum d_j log(d_j / r_j) for an already normalised anchor d and row r (sum 1). */

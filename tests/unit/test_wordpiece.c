@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "error.h"
-#include "wordpiece.h"
+#include "base/error.h"
+#include "text/wordpiece.h"
 
 static const char *const toy[] = {
     "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "want", "##want", "##ed", "wa", "un", "runn", "##ing",

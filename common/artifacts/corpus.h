@@ -1,0 +1,67 @@
+/* corpus: the `corpus` artifact (schemas/corpus.md) that tokenize writes and
+ * build-samples reads: the tokenizer vocabulary, the entity table, then every
+ * sentence as wordpiece ids with its mentions mapped to wordpiece spans, then a
+ * closing totals object. Written and read as a stream: memory stays bounded by
+ * one sentence whatever the corpus size.
+ *
+ * The vocabulary object is shared with the samples artifact (corpus_pack_vocab /
+ * corpus_unpack_vocab). Readers die with exit 3 (file + byte offset) on any
+ * structural defect, including a missing totals object (truncated corpus).
+ * The reader copies each sentence out of the mapped file and drops the pages it
+ * has passed (madvise), so its resident memory stays small on huge corpora. */
+#ifndef PROBEXPAN_CORPUS_H
+#define PROBEXPAN_CORPUS_H
+
+#include <msgpack.h>
+#include <stdint.h>
+
+#include "format/artifact.h"
+#include "dataset/dataset.h"
+#include "text/wordpiece.h"
+
+#define CORPUS_SCHEMA 1
+
+typedef struct {
+    int64_t eid;
+    int32_t wp_start, wp_end;   /* wordpiece span [wp_start, wp_end) of the mention, never empty
+                                 * (the reader dies on an empty one) */
+} corpus_mention;
+
+typedef struct {
+    int64_t sentences, mentions, words, wordpieces, unk;
+} corpus_totals;
+
+/* ---- writing (payload objects, in this order) ---- */
+void corpus_pack_vocab(msgpack_packer *pk, const wp_vocab *v);
+void corpus_pack_entities(msgpack_packer *pk, const entity_table *t);
+/* line: 1-based line of the sentence in sentences.json; ids little-endian int32 */
+void corpus_pack_sentence(msgpack_packer *pk, int64_t line, int32_t nwords, const int32_t *ids, int32_t nids,
+                          const corpus_mention *m, int32_t nm);
+void corpus_pack_totals(msgpack_packer *pk, const corpus_totals *t);
+
+/* ---- reading ---- */
+typedef struct {
+    artifact_reader *r;
+    wp_vocab vocab;
+    entity_table ents;
+    corpus_totals totals;     /* filled when corpus_next returns 0 */
+    /* current sentence (valid until the next call) */
+    int64_t index;            /* 0-based sentence index */
+    int64_t line;
+    int32_t nwords, nids, nm;
+    int32_t *ids;
+    corpus_mention *m;
+    size_t ids_cap, m_cap;
+    const char *released;     /* mapped pages below this address were dropped */
+} corpus_reader;
+
+void corpus_open(corpus_reader *c, const char *path);
+/* Next sentence: 1, or 0 after the totals object (which is checked against
+ * what was read). */
+int corpus_next(corpus_reader *c);
+void corpus_close(corpus_reader *c);
+
+/* Reads a vocabulary object written by corpus_pack_vocab. */
+void corpus_unpack_vocab(artifact_reader *r, const msgpack_object *o, wp_vocab *v);
+
+#endif

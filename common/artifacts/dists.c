@@ -1,0 +1,143 @@
+/* dists: streaming writer and mmap reader of the `dists` artifact. */
+#include "artifacts/dists.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+
+struct dists_writer {
+    artifact_writer *a;
+    entity_table ent;   /* private copy, packed before the first row */
+    int64_t rows_done;  /* -1 until the table and matrix descriptor are written */
+    FILE *scratch;      /* mean_log_prob rows until commit (unlinked at creation) */
+};
+
+dists_writer *dists_create(const char *path, const entity_table *t) {
+    dists_writer *w = xcalloc(1, sizeof *w);
+    w->a = artifact_create(path, DISTS_KIND, DISTS_SCHEMA);
+    w->ent.n = t->n;
+    w->ent.eid = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
+    w->ent.name = xmalloc(sizeof(char *) * (size_t)(t->n + 1));
+    for (int64_t i = 0; i < t->n; i++) {
+        w->ent.eid[i] = t->eid[i];
+        w->ent.name[i] = xstrdup(t->name[i]);
+    }
+    char *tmp = xasprintf("%s.logrows.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) die_errno("cannot create %s", tmp);
+    unlink(tmp); /* anonymous: the space is freed whatever happens to the process */
+    free(tmp);
+    w->scratch = fdopen(fd, "w+b");
+    if (!w->scratch) die_errno("fdopen scratch file for %s", path);
+    setvbuf(w->scratch, NULL, _IOFBF, 1 << 20);
+    w->rows_done = -1;
+    return w;
+}
+
+artifact_writer *dists_artifact(dists_writer *w) { return w->a; }
+
+static void start_rows(dists_writer *w) {
+    msgpack_packer *pk = artifact_payload(w->a);
+    msgpack_pack_map(pk, 3);
+    mp_kv_int(pk, "entities", w->ent.n);
+    mp_str(pk, "eid");
+    msgpack_pack_array(pk, (size_t)w->ent.n);
+    for (int64_t i = 0; i < w->ent.n; i++) msgpack_pack_int64(pk, w->ent.eid[i]);
+    mp_str(pk, "name");
+    msgpack_pack_array(pk, (size_t)w->ent.n);
+    for (int64_t i = 0; i < w->ent.n; i++) mp_str(pk, w->ent.name[i]);
+    artifact_matrix_begin(w->a, "mean_prob", w->ent.n, w->ent.n);
+    w->rows_done = 0;
+}
+
+void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_log_prob) {
+    if (w->rows_done < 0) start_rows(w);
+    if (w->rows_done >= w->ent.n) die("internal: dists: more than %lld rows", (long long)w->ent.n);
+    artifact_matrix_row(w->a, mean_prob);
+    if (fwrite(mean_log_prob, sizeof(float), (size_t)w->ent.n, w->scratch) != (size_t)w->ent.n)
+        die_errno("cannot write the scratch file of the dists artifact");
+    w->rows_done++;
+}
+
+void dists_commit(dists_writer *w) {
+    if (w->rows_done < 0) start_rows(w);
+    if (w->rows_done != w->ent.n)
+        die("internal: dists: %lld of %lld rows written", (long long)w->rows_done, (long long)w->ent.n);
+    if (fflush(w->scratch) || fseek(w->scratch, 0, SEEK_SET)) die_errno("cannot rewind the dists scratch file");
+    artifact_matrix_begin(w->a, "mean_log_prob", w->ent.n, w->ent.n);
+    float *row = xmalloc(sizeof(float) * (size_t)(w->ent.n + 1));
+    for (int64_t i = 0; i < w->ent.n; i++) {
+        if (fread(row, sizeof(float), (size_t)w->ent.n, w->scratch) != (size_t)w->ent.n)
+            die_errno("cannot read back the dists scratch file");
+        artifact_matrix_row(w->a, row);
+    }
+    free(row);
+    fclose(w->scratch);
+    artifact_commit(w->a);
+    entity_table_free(&w->ent);
+    free(w);
+}
+
+/* ---------------- reading ---------------- */
+
+void dists_open(dists *d, const char *path) {
+    memset(d, 0, sizeof *d);
+    d->r = artifact_open(path, DISTS_KIND, DISTS_SCHEMA);
+    d->path = artifact_path(d->r);
+    msgpack_object t;
+    artifact_expect(d->r, &t, "the entity table {entities, eid, name}");
+    if (t.type != MSGPACK_OBJECT_MAP) artifact_bad(d->r, "expected the entity table map");
+    int64_t n = mp_get_int(d->r, &t, "entities");
+    const msgpack_object *eids = mp_get_array(d->r, &t, "eid");
+    const msgpack_object *names = mp_get_array(d->r, &t, "name");
+    if (n < 1 || eids->via.array.size != (uint64_t)n || names->via.array.size != (uint64_t)n)
+        artifact_bad(d->r, "entity table: entities=%lld but %u eids and %u names", (long long)n,
+                     eids->via.array.size, names->via.array.size);
+    d->ent.n = n;
+    d->ent.eid = xmalloc(sizeof(int64_t) * (size_t)n);
+    d->ent.name = xmalloc(sizeof(char *) * (size_t)n);
+    intmap_init(&d->row_of_eid);
+    for (int64_t i = 0; i < n; i++) {
+        d->ent.eid[i] = mp_as_int(d->r, &eids->via.array.ptr[i], "an eid");
+        const msgpack_object *s = &names->via.array.ptr[i];
+        if (s->type != MSGPACK_OBJECT_STR) artifact_bad(d->r, "entity table: name %lld is not a string", (long long)i);
+        d->ent.name[i] = strndup(s->via.str.ptr, s->via.str.size);
+        if (!d->ent.name[i]) die("out of memory");
+        int64_t prev = intmap_put(&d->row_of_eid, d->ent.eid[i], i);
+        if (prev >= 0)
+            artifact_bad(d->r, "entity table: eid %lld appears in rows %lld and %lld", (long long)d->ent.eid[i],
+                         (long long)prev, (long long)i);
+    }
+    artifact_read_matrix(d->r, "mean_prob", &d->prob);
+    artifact_read_matrix(d->r, "mean_log_prob", &d->log_prob);
+    if (d->prob.rows != n || d->prob.cols != n || d->log_prob.rows != n || d->log_prob.cols != n)
+        artifact_bad(d->r, "matrices must be %lld x %lld (the entity table), found %lld x %lld and %lld x %lld",
+                     (long long)n, (long long)n, (long long)d->prob.rows, (long long)d->prob.cols,
+                     (long long)d->log_prob.rows, (long long)d->log_prob.cols);
+    artifact_expect_end(d->r);
+}
+
+void dists_close(dists *d) {
+    entity_table_free(&d->ent);
+    intmap_free(&d->row_of_eid);
+    artifact_close(d->r);
+    memset(d, 0, sizeof *d);
+}
+
+int64_t dists_row_of(const dists *d, int64_t eid) { return intmap_get(&d->row_of_eid, eid); }
+
+void dists_check_same_entities(const dists *a, const dists *b) {
+    if (a->ent.n != b->ent.n)
+        die_input(b->path, "entity table", "%lld entities, but %s has %lld: the artifacts come from different samples",
+                  (long long)b->ent.n, a->path, (long long)a->ent.n);
+    for (int64_t i = 0; i < a->ent.n; i++)
+        if (a->ent.eid[i] != b->ent.eid[i] || strcmp(a->ent.name[i], b->ent.name[i]) != 0) {
+            char where[48];
+            snprintf(where, sizeof where, "entity table row %lld", (long long)i);
+            die_input(b->path, where, "eid %lld \"%s\", but %s has eid %lld \"%s\" there", (long long)b->ent.eid[i],
+                      b->ent.name[i], a->path, (long long)a->ent.eid[i], a->ent.name[i]);
+        }
+}

@@ -1,0 +1,58 @@
+/* dists: the `dists` artifact (schemas/dists.md) — per entity row i, the mean
+ * predicted distribution over the V_e entities (`mean_prob`) and the mean of the
+ * log-distribution (`mean_log_prob`), plus the entity table (row i <-> eid, name).
+ *
+ * Payload: {entities: V_e, eid: [..], name: [..]}, then the row matrices
+ * `mean_prob` and `mean_log_prob` (V_e x V_e float32, common/artifact.h layout).
+ *
+ * Writing streams: rows are given in row order, one entity at a time (both rows
+ * together); memory stays O(V_e). The mean_log_prob rows wait in an unlinked
+ * scratch file beside the output until dists_commit() appends them after the
+ * mean_prob matrix. Reading maps both matrices; nothing is copied. */
+#ifndef PROBEXPAN_DISTS_H
+#define PROBEXPAN_DISTS_H
+
+#include <stdint.h>
+
+#include "format/artifact.h"
+#include "dataset/dataset.h"
+#include "base/hashmap.h"
+
+#define DISTS_KIND "dists"
+#define DISTS_SCHEMA 1
+
+/* ---------------- writing ---------------- */
+
+typedef struct dists_writer dists_writer;
+
+/* Starts a dists artifact for the entities of `t` (copied). Params and inputs may
+ * be added through dists_artifact() until the first row. */
+dists_writer *dists_create(const char *path, const entity_table *t);
+artifact_writer *dists_artifact(dists_writer *w);
+/* Row i (called for i = 0 .. V_e-1 in order): both rows have V_e floats. */
+void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_log_prob);
+/* Appends the mean_log_prob matrix and commits (dies unless all rows were written). */
+void dists_commit(dists_writer *w);
+
+/* ---------------- reading ---------------- */
+
+typedef struct {
+    artifact_reader *r;
+    const char *path;
+    entity_table ent;          /* row i <-> ent.eid[i], ent.name[i] */
+    row_matrix prob, log_prob; /* mmap'd, V_e x V_e */
+    intmap row_of_eid;         /* eid -> row */
+} dists;
+
+/* Opens and validates (kind, schema, table/matrix shapes, duplicate eids): exit 3
+ * naming the file and byte offset on any defect. */
+void dists_open(dists *d, const char *path);
+void dists_close(dists *d);
+static inline int64_t dists_n(const dists *d) { return d->ent.n; }
+/* Row of an eid, or -1 when the dists have no row for it. */
+int64_t dists_row_of(const dists *d, int64_t eid);
+/* Dies with exit 3 unless both artifacts have the same entity table (same eids
+ * and names in the same row order), naming the first differing row. */
+void dists_check_same_entities(const dists *a, const dists *b);
+
+#endif

@@ -1,0 +1,164 @@
+/* expansions: pack and read the query records of `expansions` / `ranked`. */
+#include "artifacts/expansions.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+
+void expansions_pack_begin(msgpack_packer *pk, int nqueries, int64_t entities) {
+    msgpack_pack_map(pk, 2);
+    mp_kv_int(pk, "queries", nqueries);
+    mp_kv_int(pk, "entities", entities);
+}
+
+static void pack_ids(msgpack_packer *pk, const char *key, const int64_t *v, int n) {
+    mp_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) msgpack_pack_int64(pk, v[i]);
+}
+static void pack_ints(msgpack_packer *pk, const char *key, const int *v, int n) {
+    mp_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) msgpack_pack_int(pk, v[i]);
+}
+static void pack_doubles(msgpack_packer *pk, const char *key, const double *v, int n) {
+    mp_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) msgpack_pack_double(pk, v[i]);
+}
+static void pack_strs(msgpack_packer *pk, const char *key, char *const *v, int n) {
+    mp_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) mp_str(pk, v[i]);
+}
+
+void expansion_record_pack(msgpack_packer *pk, const expansion_record *r) {
+    int ranked = r->order != NULL;
+    msgpack_pack_map(pk, ranked ? 11 : 8);
+    mp_kv_str(pk, "class", r->class_name);
+    mp_kv_int(pk, "query", r->query);
+    pack_ids(pk, "seeds", r->seeds, r->nseeds);
+    pack_strs(pk, "seed_names", r->seed_names, r->nseeds);
+    pack_ids(pk, "negatives", r->negatives, r->nneg);
+    pack_ids(pk, "entities", r->eids, r->n);
+    pack_strs(pk, "names", r->names, r->n);
+    pack_doubles(pk, "scores", r->scores, r->n);
+    if (ranked) {
+        pack_ints(pk, "order", r->order, r->n);
+        pack_ints(pk, "kl_rank", r->kl_rank, r->n);
+        pack_doubles(pk, "kl_score", r->kl_score, r->n);
+    }
+}
+
+/* Reads array field `key` of length *n (or exactly `want` when want >= 0). */
+static const msgpack_object *get_array(artifact_reader *ar, const msgpack_object *m, const char *key, int want, int *n) {
+    const msgpack_object *a = mp_get_array(ar, m, key);
+    if (want >= 0 && a->via.array.size != (uint32_t)want)
+        artifact_bad(ar, "field '%s' has %u items, expected %d", key, a->via.array.size, want);
+    *n = (int)a->via.array.size;
+    return a;
+}
+static int64_t *read_ids(artifact_reader *ar, const msgpack_object *m, const char *key, int want, int *n) {
+    const msgpack_object *a = get_array(ar, m, key, want, n);
+    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)(*n + 1));
+    for (int i = 0; i < *n; i++) v[i] = mp_as_int(ar, &a->via.array.ptr[i], key);
+    return v;
+}
+static int *read_ints(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
+    int n;
+    const msgpack_object *a = get_array(ar, m, key, want, &n);
+    int *v = xmalloc(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) v[i] = (int)mp_as_int(ar, &a->via.array.ptr[i], key);
+    return v;
+}
+static double *read_doubles(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
+    int n;
+    const msgpack_object *a = get_array(ar, m, key, want, &n);
+    double *v = xmalloc(sizeof(double) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) v[i] = mp_as_double(ar, &a->via.array.ptr[i], key);
+    return v;
+}
+static char **read_strs(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
+    int n;
+    const msgpack_object *a = get_array(ar, m, key, want, &n);
+    char **v = xmalloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        const msgpack_object *s = &a->via.array.ptr[i];
+        if (s->type != MSGPACK_OBJECT_STR) artifact_bad(ar, "field '%s': item %d is not a string", key, i);
+        v[i] = xasprintf("%.*s", (int)s->via.str.size, s->via.str.ptr);
+    }
+    return v;
+}
+
+void expansion_set_read(expansion_set *s, const char *path) {
+    memset(s, 0, sizeof *s);
+    artifact_reader *ar = artifact_open(path, NULL, EXPANSIONS_SCHEMA);
+    const char *kind = artifact_hdr(ar)->kind;
+    int ranked = !strcmp(kind, RANKED_KIND);
+    if (!ranked && strcmp(kind, EXPANSIONS_KIND))
+        die_input(path, "header", "kind \"%s\": expected an \"expansions\" or \"ranked\" artifact", kind);
+    s->kind = xstrdup(kind);
+    const msgpack_object *q = mp_get(ar, &artifact_hdr(ar)->params, "queries", 0);
+    if (q && q->type == MSGPACK_OBJECT_STR && q->via.str.size)
+        s->queries = xasprintf("%.*s", (int)q->via.str.size, q->via.str.ptr);
+    msgpack_object o;
+    artifact_expect(ar, &o, "the summary {queries, entities}");
+    if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(ar, "expected the summary map");
+    int64_t nq = mp_get_int(ar, &o, "queries");
+    s->entities = mp_get_int(ar, &o, "entities");
+    if (nq < 0 || nq > (1 << 24)) artifact_bad(ar, "implausible number of queries %lld", (long long)nq);
+    s->r = xcalloc((size_t)(nq + 1), sizeof *s->r);
+    for (int64_t q = 0; q < nq; q++) {
+        artifact_expect(ar, &o, "a query record");
+        if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(ar, "expected a query record map");
+        expansion_record *r = &s->r[s->n++];
+        r->class_name = mp_get_str(ar, &o, "class");
+        r->query = (int)mp_get_int(ar, &o, "query");
+        r->seeds = read_ids(ar, &o, "seeds", -1, &r->nseeds);
+        r->seed_names = read_strs(ar, &o, "seed_names", r->nseeds);
+        r->negatives = read_ids(ar, &o, "negatives", -1, &r->nneg);
+        r->eids = read_ids(ar, &o, "entities", -1, &r->n);
+        r->names = read_strs(ar, &o, "names", r->n);
+        r->scores = read_doubles(ar, &o, "scores", r->n);
+        if (ranked) {
+            r->order = read_ints(ar, &o, "order", r->n);
+            r->kl_rank = read_ints(ar, &o, "kl_rank", r->n);
+            r->kl_score = read_doubles(ar, &o, "kl_score", r->n);
+        }
+    }
+    artifact_expect_end(ar);
+    artifact_close(ar);
+}
+
+void expansion_record_free(expansion_record *r) {
+    for (int i = 0; i < r->nseeds; i++) free(r->seed_names[i]);
+    for (int i = 0; i < r->n; i++) free(r->names[i]);
+    free(r->class_name);
+    free(r->seeds);
+    free(r->seed_names);
+    free(r->negatives);
+    free(r->eids);
+    free(r->names);
+    free(r->scores);
+    free(r->order);
+    free(r->kl_rank);
+    free(r->kl_score);
+    memset(r, 0, sizeof *r);
+}
+
+void expansion_set_free(expansion_set *s) {
+    for (int i = 0; i < s->n; i++) expansion_record_free(&s->r[i]);
+    free(s->r);
+    free(s->kind);
+    free(s->queries);
+    memset(s, 0, sizeof *s);
+}
+
+void expansion_record_print(FILE *f, const expansion_record *r) {
+    fprintf(f, "%s #%d:", r->class_name, r->query + 1);
+    for (int i = 0; i < r->nseeds; i++) fprintf(f, "%s %s", i ? "," : "", r->seed_names[i]);
+    fprintf(f, "\n ->");
+    for (int i = 0; i < r->n; i++) fprintf(f, "%s %s", i ? "," : "", r->names[i]);
+    fputc('\n', f);
+}

@@ -1,0 +1,36 @@
+/* candidates: candidate ordering for the window search (DESIGN.md §3 Expansion 1).
+ *
+ * The order is by a score kept incrementally: each new member of the current set
+ * adds its row once (O(V_e)), nothing is recomputed over the whole set.
+ *  - CAND_MEAN (default, paper): score = sum of the members' mean_prob rows, i.e.
+ *    r(L_cur) up to the factor 1/|L_cur|, which does not change the order.
+ *  - CAND_LOGZ (official code): score = sum of the members' mean_log_prob rows,
+ *    each standardised over its V_e entries ((x - mean) / population std).
+ * Descending score; equal scores keep the lower row first. */
+#ifndef PROBEXPAN_CANDIDATES_H
+#define PROBEXPAN_CANDIDATES_H
+
+#include <stdint.h>
+
+#include "format/artifact.h"
+
+typedef enum { CAND_MEAN, CAND_LOGZ } cand_mode;
+
+typedef struct {
+    const row_matrix *rows; /* mean_prob (MEAN) or mean_log_prob (LOGZ) */
+    cand_mode mode;
+    int64_t n;
+    double *score;
+} cand_order;
+
+void cand_init(cand_order *c, const row_matrix *rows, cand_mode mode);
+void cand_free(cand_order *c);
+/* Adds member row `row` to the running score. */
+void cand_add_member(cand_order *c, int64_t row);
+/* The first (up to) w rows in candidate order with blocked[row] == 0, into out[];
+ * returns how many were found. */
+int cand_top(const cand_order *c, const unsigned char *blocked, int w, int64_t *out);
+/* Parses "mean" / "logz"; returns -1 otherwise. */
+int cand_mode_parse(const char *s);
+
+#endif

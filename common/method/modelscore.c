@@ -1,0 +1,34 @@
+/* modelscore: swapped-peak KL consistency of seed distributions, geometric mean. */
+#include "method/modelscore.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "method/kl.h"
+
+double class_consistency(const row_matrix *prob, const int64_t *rows, int m) {
+    size_t n = (size_t)prob->cols;
+    float *a = xmalloc(sizeof(float) * n), *b = xmalloc(sizeof(float) * n);
+    double total = 0;
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < m; k++) {
+            if (i == k) continue;
+            int64_t ra = rows[i], rb = rows[k];
+            memcpy(a, row_matrix_row(prob, ra), sizeof(float) * n);
+            memcpy(b, row_matrix_row(prob, rb), sizeof(float) * n);
+            a[rb] = b[rb];
+            b[ra] = a[ra];
+            total += kl_divergence(a, b, n);
+        }
+    free(a);
+    free(b);
+    return total / ((double)m * (m - 1));
+}
+
+double geometric_mean(const double *v, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += log(v[i]);
+    return exp(s / n);
+}

@@ -1,0 +1,20 @@
+/* modelscore: model selection by seed consistency (DESIGN.md §3 "Model selection").
+ *
+ * Class score: over every ordered pair (a, b), a != b, of the class's seed rows,
+ * copy the two distributions, set r_a[b] <- r_b[b] and r_b[a] <- r_a[a] (each
+ * loses its own peak, which every entity predicts for itself), and take
+ * KL(r_a || r_b) (common/kl.h); the class score is the mean over the pairs.
+ * Model score: geometric mean of its class scores. Lower is more consistent. */
+#ifndef PROBEXPAN_MODELSCORE_H
+#define PROBEXPAN_MODELSCORE_H
+
+#include <stdint.h>
+
+#include "format/artifact.h"
+
+/* Mean swapped KL over the ordered pairs of rows[0..m-1] of `prob` (m >= 2). */
+double class_consistency(const row_matrix *prob, const int64_t *rows, int m);
+/* Geometric mean of n > 0 positive values (exp of the mean log). */
+double geometric_mean(const double *v, int n);
+
+#endif

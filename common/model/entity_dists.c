@@ -1,0 +1,161 @@
+/* entity_dists: per-entity mean predicted distributions, streamed to a dists artifact. */
+#include "model/entity_dists.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifacts/dists.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "base/rng.h"
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    const bert_model *m;
+    const entity_head *h;
+    dists_writer *w;
+    int V, H;
+    bert_batch b;
+    int64_t *row, *tot;               /* entity row of each batch sample, its sample count */
+    float *hid, *dense, *gelu, *logp; /* [B,H] x3, [B,V] */
+    double *acc_p, *acc_l;            /* the entity in progress */
+    double *ex;                       /* exp of one log-softmax row */
+    float *out_p, *out_l;
+    int64_t cur, cur_n;               /* its row, samples added so far */
+    int64_t rows_done, samples_done;
+} run_state;
+
+/* Runs the batch and folds every sample into the accumulator of its entity, writing
+ * each entity's row as soon as its last sample is in. */
+static void flush(run_state *r) {
+    int B = r->b.B, V = r->V;
+    if (!B) return;
+    bert_forward_infer(r->m, &r->b, r->hid);
+    entity_head_forward(r->h, r->hid, B, r->dense, r->gelu, r->logp);
+    for (int i = 0; i < B; i++) {
+        const float *lp = r->logp + (size_t)i * V;
+        double z = 0;
+        for (int v = 0; v < V; v++) z += r->ex[v] = expf(lp[v]);
+        for (int v = 0; v < V; v++) {
+            r->acc_p[v] += r->ex[v] / z;
+            r->acc_l[v] += lp[v];
+        }
+        if (r->row[i] != r->cur) die("internal: entity_dists batch out of order");
+        if (++r->cur_n == r->tot[i]) {
+            for (int v = 0; v < V; v++) {
+                r->out_p[v] = (float)(r->acc_p[v] / (double)r->tot[i]);
+                r->out_l[v] = (float)(r->acc_l[v] / (double)r->tot[i]);
+            }
+            dists_write_row(r->w, r->out_p, r->out_l);
+            memset(r->acc_p, 0, sizeof(double) * (size_t)V);
+            memset(r->acc_l, 0, sizeof(double) * (size_t)V);
+            r->rows_done++;
+            r->cur++;
+            r->cur_n = 0;
+        }
+    }
+    r->samples_done += B;
+    bert_batch_clear(&r->b);
+}
+
+entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h, const samples *s,
+                                      const char *model_dir, const char *out_path,
+                                      int64_t max_per_entity, uint64_t seed) {
+    int64_t E = samples_entities(s);
+    if (h->V != E)
+        die_input(model_dir, "probexpan.num_entities", "the model predicts %d entities, %s has %lld: it was trained "
+                  "on other samples", h->V, samples_path(s), (long long)E);
+    if (samples_max_length(s) > m->cfg.max_pos)
+        die_input(model_dir, "max_position_embeddings", "%d positions, the samples have sequences of %d",
+                  m->cfg.max_pos, samples_max_length(s));
+    if (m->cfg.mask_token_id != samples_specials(s).mask)
+        die_input(model_dir, "probexpan.mask_token_id", "[MASK] is id %d in the model, %d in %s",
+                  m->cfg.mask_token_id, samples_specials(s).mask, samples_path(s));
+    if (samples_vocab_size(s) > m->cfg.vocab_size)
+        die_input(model_dir, "vocab_size", "the model has %d token ids, the samples' vocabulary %d",
+                  m->cfg.vocab_size, samples_vocab_size(s));
+    entity_table t;
+    samples_entity_table(s, &t);
+    run_state r = {0};
+    r.m = m;
+    r.h = h;
+    r.V = h->V;
+    r.H = m->cfg.hidden;
+    r.w = dists_create(out_path, &t);
+    entity_table_free(&t);
+    artifact_writer *a = dists_artifact(r.w);
+    artifact_param_int(a, "max_samples_per_entity", max_per_entity);
+    artifact_param_int(a, "seed", (int64_t)seed);
+    /* resolved paths, as the catalog records outputs: lineage then finds the model
+     * (OUT/final -> OUT/epoch-N) and the samples artifact */
+    char *rm = realpath(model_dir, NULL), *rs = realpath(samples_path(s), NULL);
+    artifact_add_input(a, rm ? rm : model_dir);
+    artifact_add_input(a, rs ? rs : samples_path(s));
+    free(rm);
+    free(rs);
+
+    int Bmax = (int)(ENTITY_DISTS_BATCH_FLOATS / r.V);
+    if (Bmax < 1) Bmax = 1;
+    if (Bmax > 256) Bmax = 256;
+    r.row = xmalloc(sizeof(int64_t) * (size_t)Bmax * 2);
+    r.tot = r.row + Bmax;
+    r.hid = xmalloc(sizeof(float) * (size_t)Bmax * r.H * 3);
+    r.dense = r.hid + (size_t)Bmax * r.H;
+    r.gelu = r.dense + (size_t)Bmax * r.H;
+    r.logp = xmalloc(sizeof(float) * (size_t)Bmax * r.V);
+    r.acc_p = xcalloc((size_t)r.V * 3, sizeof(double));
+    r.acc_l = r.acc_p + r.V;
+    r.ex = r.acc_l + r.V;
+    r.out_p = xmalloc(sizeof(float) * (size_t)r.V * 2);
+    r.out_l = r.out_p + r.V;
+    bert_batch_clear(&r.b);
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
+    int64_t *pick = NULL, pick_cap = 0;
+    rng_t rng;
+    rng_seed(&rng, seed);
+    progress pr;
+    progress_start(&pr, "mean distributions", "entities", E);
+    for (int64_t e = 0; e < E; e++) {
+        int64_t first, n;
+        samples_range(s, e, &first, &n);
+        int64_t k = max_per_entity > 0 && n > max_per_entity ? max_per_entity : n;
+        if (k > pick_cap) {
+            pick_cap = k;
+            pick = xrealloc(pick, sizeof(int64_t) * (size_t)k);
+        }
+        if (k < n) {
+            rng_sample_without_replacement(&rng, n, k, pick);
+            qsort(pick, (size_t)k, sizeof(int64_t), cmp_i64);
+        } else {
+            for (int64_t i = 0; i < n; i++) pick[i] = i;
+        }
+        for (int64_t i = 0; i < k; i++) {
+            int len = samples_tokens(s, first + pick[i], ids);
+            if (r.b.B == Bmax || (r.b.B > 0 && r.b.T + len > ENTITY_DISTS_BATCH_TOKENS)) flush(&r);
+            if (bert_batch_add(&r.b, (const int *)ids, len, m->cfg.mask_token_id, m->cfg.max_pos))
+                die_input(samples_path(s), "sample", "sample %lld has no [MASK] (id %d)", (long long)(first + pick[i]),
+                          m->cfg.mask_token_id);
+            r.row[r.b.B - 1] = e;
+            r.tot[r.b.B - 1] = k;
+        }
+        progress_update(&pr, r.rows_done);
+    }
+    flush(&r);
+    progress_end(&pr);
+    dists_commit(r.w);
+    entity_dists_stats st = {r.rows_done, r.samples_done};
+    bert_batch_free(&r.b);
+    free(r.row);
+    free(r.hid);
+    free(r.logp);
+    free(r.acc_p);
+    free(r.out_p);
+    free(ids);
+    free(pick);
+    return st;
+}

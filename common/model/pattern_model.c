@@ -1,0 +1,540 @@
+/* pattern_model: entity distributions from context-feature counts — the similarity and
+ * prediction estimators of pattern_model.h (see there for the formulas). */
+#include "model/pattern_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/adamw.h"
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/log.h"
+#include "base/parallel.h"
+
+#define PATTERN_EPS 1e-7
+#define BAG_TYPE 99
+/* feature keys: n-gram patterns odd, bag words even */
+#define IS_BAG(key) (((key) & 1) == 0)
+
+struct pattern_model {
+    pattern_config cfg;
+    int64_t E, S, F;
+    /* feature f: entities list_ent[foff[f] .. foff[f+1]) with counts list_cnt, total count[f] */
+    int64_t *foff, *count;
+    int32_t *list_ent;
+    float *list_cnt, *weight;
+    /* prediction only: samples by entity, sample_of[eoff[e] .. eoff[e+1]); feats[j * PATTERN_MAX
+     * + k] (-1 = none) */
+    int64_t *eoff, *sample_of;
+    int32_t *feats;
+    /* similarity: x_e[f] per pair (feature-major, parallel to list_ent) and entity-major
+     * (entity e: prof_feat/prof_val[poff[e] .. poff[e+1])), |x_e| */
+    float *pair_x, *prof_val;
+    int64_t *poff;
+    int32_t *prof_feat;
+    double *norm;
+    /* prediction: m[v]^-prior_power */
+    double *prior_scale;
+    int fitted;
+    double *acc; /* one E-vector per thread */
+    int nacc;
+    pattern_stats st;
+};
+
+pattern_config pattern_config_defaults(pattern_estimator e) {
+    pattern_config c = {e, 1, 8, 1.5, 2, 0.0, 1.0, 0.5, 1.0, 1};
+    if (e == PATTERN_PREDICTION) {
+        c.bag = 0;
+        c.min_entities = 4;
+        c.idf_power = 2.0;
+    }
+    return c;
+}
+
+/* The features of a sample as 64-bit keys; returns how many. */
+static int sample_features(const pattern_sample *s, const pattern_config *c, uint64_t *key) {
+    const int32_t *l = s->left, *r = s->right;
+    static const struct { int8_t nl, nr; } shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
+                                                                    {2, 1}, {1, 2}, {3, 0}, {0, 3}};
+    int n = c->long_patterns ? PATTERN_NGRAMS : 5;
+    for (int k = 0; k < n; k++) {
+        int32_t v[7] = {k};
+        for (int i = 0; i < shape[k].nl; i++) v[1 + i] = l[i];
+        for (int i = 0; i < shape[k].nr; i++) v[4 + i] = r[i];
+        key[k] = hash_bytes(v, sizeof v) | 1;
+    }
+    for (int i = 0; i < c->bag; i++) {
+        int32_t v[2] = {BAG_TYPE, l[i]};
+        if (l[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
+        v[1] = r[i];
+        if (r[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
+    }
+    return n;
+}
+
+/* Keeps a feature in the seeded subset of size ~fraction. */
+static int in_subset(uint64_t key, const pattern_config *c) {
+    if (c->feature_fraction >= 1) return 1;
+    uint64_t h[2] = {key, c->seed};
+    return (double)(hash_bytes(h, sizeof h) >> 11) * 0x1p-53 < c->feature_fraction;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_config(const pattern_config *c) {
+    if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
+    if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);
+    if (!(c->bag_weight > 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) || !(c->temperature > 0) ||
+        !(c->feature_fraction > 0 && c->feature_fraction <= 1))
+        die("pattern_model: bag_weight, temperature > 0, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
+}
+
+pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
+    check_config(c);
+    pattern_model *m = xcalloc(1, sizeof *m);
+    m->cfg = *c;
+    m->E = E;
+    m->S = S;
+    /* provisional feature ids per sample */
+    intmap ids;
+    intmap_init(&ids);
+    int64_t nprov = 0, cap_bag = 0;
+    unsigned char *is_bag = NULL;
+    m->feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
+    for (int64_t j = 0; j < S; j++) {
+        if (samples[j].entity < 0 || samples[j].entity >= E) die("pattern_model: sample %lld has entity %lld outside 0..%lld",
+                                                                 (long long)j, (long long)samples[j].entity, (long long)E - 1);
+        uint64_t key[PATTERN_MAX];
+        int n = sample_features(&samples[j], c, key);
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            int32_t id = -1;
+            if (k < n && in_subset(key[k], c)) {
+                int64_t old = intmap_put(&ids, (int64_t)key[k], nprov);
+                id = (int32_t)(old < 0 ? nprov++ : old);
+                if (old < 0) {
+                    if (nprov > cap_bag) { cap_bag = 2 * nprov; is_bag = xrealloc(is_bag, (size_t)cap_bag); }
+                    is_bag[nprov - 1] = IS_BAG(key[k]);
+                }
+            }
+            m->feats[j * PATTERN_MAX + k] = id;
+        }
+    }
+    intmap_free(&ids);
+    /* (feature, entity) occurrences, sorted: runs give the counts */
+    uint64_t *occ = xmalloc(sizeof(uint64_t) * (size_t)(S * PATTERN_MAX + 1));
+    int64_t nocc = 0;
+    for (int64_t j = 0; j < S; j++)
+        for (int k = 0; k < PATTERN_MAX; k++)
+            if (m->feats[j * PATTERN_MAX + k] >= 0)
+                occ[nocc++] = (uint64_t)m->feats[j * PATTERN_MAX + k] * (uint64_t)E + (uint64_t)samples[j].entity;
+    qsort(occ, (size_t)nocc, sizeof *occ, cmp_u64);
+    int64_t *nent = xcalloc((size_t)nprov + 1, sizeof(int64_t));
+    for (int64_t i = 0; i < nocc; i++)
+        if (i == 0 || occ[i] != occ[i - 1]) nent[occ[i] / (uint64_t)E]++;
+    /* keep features seen with >= min_entities entities; renumber */
+    int32_t *final_id = xmalloc(sizeof(int32_t) * (size_t)(nprov + 1));
+    for (int64_t f = 0; f < nprov; f++) final_id[f] = nent[f] >= c->min_entities ? (int32_t)m->F++ : -1;
+    m->foff = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->count = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->weight = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    for (int64_t f = 0; f < nprov; f++)
+        if (final_id[f] >= 0) {
+            m->foff[final_id[f] + 1] = nent[f];
+            m->weight[final_id[f]] = (float)((c->idf_power > 0 ? pow(log((double)E / (double)nent[f]), c->idf_power) : 1.0) *
+                                             (is_bag[f] ? c->bag_weight : 1.0));
+        }
+    for (int64_t f = 0; f < m->F; f++) m->foff[f + 1] += m->foff[f];
+    m->st.features = m->F;
+    m->st.pairs = m->foff[m->F];
+    m->list_ent = xmalloc(sizeof(int32_t) * (size_t)(m->st.pairs + 1));
+    m->list_cnt = xmalloc(sizeof(float) * (size_t)(m->st.pairs + 1));
+    for (int64_t i = 0, out = 0; i < nocc;) {
+        int64_t end = i;
+        while (end < nocc && occ[end] == occ[i]) end++;
+        int32_t f = final_id[occ[i] / (uint64_t)E];
+        if (f >= 0) {
+            m->list_ent[out] = (int32_t)(occ[i] % (uint64_t)E);
+            m->list_cnt[out] = (float)(end - i);
+            m->count[f] += end - i;
+            out++;
+        }
+        i = end;
+    }
+    for (int64_t j = 0; j < S; j++) {
+        int usable = 0;
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            int32_t *f = &m->feats[j * PATTERN_MAX + k];
+            if (*f >= 0) *f = final_id[*f];
+            usable |= *f >= 0 && m->weight[*f] > 0;
+        }
+        m->st.samples_unusable += !usable;
+    }
+    free(occ);
+    free(nent);
+    free(final_id);
+    free(is_bag);
+    if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
+        free(m->feats);
+        m->feats = NULL;
+        return m;
+    }
+    /* prediction: samples grouped by entity, in sample order */
+    m->eoff = xcalloc((size_t)E + 1, sizeof(int64_t));
+    for (int64_t j = 0; j < S; j++) m->eoff[samples[j].entity + 1]++;
+    for (int64_t e = 0; e < E; e++) m->eoff[e + 1] += m->eoff[e];
+    int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    memcpy(fill, m->eoff, sizeof(int64_t) * (size_t)(E + 1));
+    m->sample_of = xmalloc(sizeof(int64_t) * (size_t)(S + 1));
+    for (int64_t j = 0; j < S; j++) m->sample_of[fill[samples[j].entity]++] = j;
+    free(fill);
+    return m;
+}
+
+void pattern_model_free(pattern_model *m) {
+    if (!m) return;
+    free(m->foff);
+    free(m->count);
+    free(m->list_ent);
+    free(m->list_cnt);
+    free(m->weight);
+    free(m->eoff);
+    free(m->sample_of);
+    free(m->feats);
+    free(m->pair_x);
+    free(m->prof_val);
+    free(m->poff);
+    free(m->prof_feat);
+    free(m->norm);
+    free(m->prior_scale);
+    free(m->acc);
+    free(m);
+}
+
+pattern_stats pattern_model_stats(const pattern_model *m) { return m->st; }
+
+static void uniform_row(int64_t E, float *out) {
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(1.0 / (double)E);
+}
+
+/* ---- similarity ---- */
+
+/* |x_e| from the entity-major profiles; entities with an empty profile get uniform rows. */
+static void profile_norms(pattern_model *m) {
+    m->st.entities_uniform = 0;
+    for (int64_t e = 0; e < m->E; e++) {
+        double n2 = 0;
+        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) n2 += (double)m->prof_val[q] * m->prof_val[q];
+        m->norm[e] = sqrt(n2);
+        m->st.entities_uniform += m->norm[e] == 0;
+    }
+}
+
+/* x_e[f] = w_f max(0, PMI(e, f)) per pair, the entity-major copy and the norms. */
+static void fit_profiles(pattern_model *m) {
+    int64_t E = m->E, P = m->st.pairs;
+    double N = 0, *ce = xcalloc((size_t)E, sizeof(double));
+    for (int64_t p = 0; p < P; p++) {
+        ce[m->list_ent[p]] += m->list_cnt[p];
+        N += m->list_cnt[p];
+    }
+    m->pair_x = xmalloc(sizeof(float) * (size_t)(P + 1));
+    m->poff = xcalloc((size_t)E + 1, sizeof(int64_t));
+    for (int64_t f = 0; f < m->F; f++)
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
+            double pmi = log(m->list_cnt[p] * N / (ce[m->list_ent[p]] * (double)m->count[f]));
+            m->pair_x[p] = pmi > 0 ? (float)(pmi * m->weight[f]) : 0.0f;
+            m->poff[m->list_ent[p] + 1]++;
+        }
+    for (int64_t e = 0; e < E; e++) m->poff[e + 1] += m->poff[e];
+    int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    memcpy(fill, m->poff, sizeof(int64_t) * (size_t)(E + 1));
+    m->prof_feat = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    m->prof_val = xmalloc(sizeof(float) * (size_t)(P + 1));
+    for (int64_t f = 0; f < m->F; f++)
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
+            int64_t e = m->list_ent[p], q = fill[e]++;
+            m->prof_feat[q] = (int32_t)f;
+            m->prof_val[q] = m->pair_x[p];
+        }
+    m->norm = xmalloc(sizeof(double) * (size_t)(E + 1));
+    profile_norms(m);
+    free(fill);
+    free(ce);
+}
+
+/* r(e) = softmax(cos(x_e, .) / T) into out[E]. */
+static void similarity_row(const pattern_model *m, int64_t e, double *acc, float *out) {
+    int64_t E = m->E;
+    if (m->norm[e] == 0) {
+        uniform_row(E, out);
+        return;
+    }
+    memset(acc, 0, sizeof(double) * (size_t)E);
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+        double a = m->prof_val[q];
+        if (a == 0) continue;
+        int32_t f = m->prof_feat[q];
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) acc[m->list_ent[p]] += a * m->pair_x[p];
+    }
+    double mx = -INFINITY, z = 0;
+    for (int64_t v = 0; v < E; v++) {
+        acc[v] = m->norm[v] > 0 ? acc[v] / (m->norm[e] * m->norm[v]) / m->cfg.temperature : 0;
+        if (acc[v] > mx) mx = acc[v];
+    }
+    for (int64_t v = 0; v < E; v++) z += acc[v] = exp(acc[v] - mx);
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(acc[v] / z);
+}
+
+/* ---- contrastive refinement ---- */
+
+pattern_contrast_opts pattern_contrast_defaults(void) {
+    pattern_contrast_opts o = {50, 0.05, 0.01, 0.1};
+    return o;
+}
+
+/* |x'_e| with x'_e[f] = exp(u_f) x_e[f] */
+static double weighted_norm(const pattern_model *m, int64_t e, const float *theta2) {
+    double n2 = 0;
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++)
+        n2 += theta2[m->prof_feat[q]] * (double)m->prof_val[q] * m->prof_val[q];
+    return sqrt(n2);
+}
+
+/* The norm terms of ds(a, b)/du for one side: grad[f] -= coef * theta2 x_e[f]^2 / n_e^2. */
+static void norm_grad(const pattern_model *m, int64_t e, double n_e, double coef, const float *theta2, float *grad) {
+    if (coef == 0 || n_e == 0) return;
+    for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+        int32_t f = m->prof_feat[q];
+        grad[f] -= (float)(coef * theta2[f] * (double)m->prof_val[q] * m->prof_val[q] / (n_e * n_e));
+    }
+}
+
+double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,
+                                   const float *u, float *grad) {
+    if (!m->poff) die("pattern_model_contrast_loss: needs the fitted similarity estimator");
+    int64_t F = m->F;
+    float *theta2 = xmalloc(sizeof(float) * (size_t)(F + 1));
+    for (int64_t f = 0; f < F; f++) theta2[f] = u ? expf(2 * u[f]) : 1.0f;
+    if (grad) memset(grad, 0, sizeof(float) * (size_t)F);
+    double *dense = xcalloc((size_t)F + 1, sizeof(double)), loss = 0;
+    int64_t terms = 0;
+    for (int c = 0; c < nsets; c++) {
+        const pattern_class_sets *cs = &sets[c];
+        if (cs->n_pos < 2 || cs->n_neg < 1) continue;
+        int64_t nb = cs->n_pos + cs->n_neg;
+        double *sim = xmalloc(sizeof(double) * (size_t)nb), *nrm = xmalloc(sizeof(double) * (size_t)nb);
+        double *ds = xmalloc(sizeof(double) * (size_t)nb);
+        for (int64_t b = 0; b < nb; b++) {
+            int64_t e = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+            nrm[b] = weighted_norm(m, e, theta2);
+        }
+        for (int64_t a = 0; a < cs->n_pos; a++) {
+            int64_t ea = cs->pos[a];
+            if (nrm[a] == 0) continue;
+            for (int64_t q = m->poff[ea]; q < m->poff[ea + 1]; q++) dense[m->prof_feat[q]] = m->prof_val[q];
+            for (int64_t b = 0; b < nb; b++) { /* s(a, b) for every other member */
+                int64_t eb = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+                double dot = 0;
+                for (int64_t q = m->poff[eb]; q < m->poff[eb + 1]; q++)
+                    dot += theta2[m->prof_feat[q]] * dense[m->prof_feat[q]] * m->prof_val[q];
+                sim[b] = nrm[b] > 0 ? dot / (nrm[a] * nrm[b]) : 0;
+                ds[b] = 0;
+            }
+            for (int64_t p = 0; p < cs->n_pos; p++) { /* one InfoNCE term per positive p != a */
+                if (p == a || nrm[p] == 0) continue;
+                double mx = sim[p] / tau, z = 0;
+                for (int64_t n = cs->n_pos; n < nb; n++) mx = fmax(mx, sim[n] / tau);
+                z = exp(sim[p] / tau - mx);
+                for (int64_t n = cs->n_pos; n < nb; n++) z += exp(sim[n] / tau - mx);
+                loss += -(sim[p] / tau - mx) + log(z);
+                terms++;
+                ds[p] += (exp(sim[p] / tau - mx) / z - 1) / tau;
+                for (int64_t n = cs->n_pos; n < nb; n++) ds[n] += exp(sim[n] / tau - mx) / z / tau;
+            }
+            if (grad) { /* ds(a,b)/du_f = 2 th2 x_a x_b / (n_a n_b) - s (th2 x_a^2 / n_a^2 + th2 x_b^2 / n_b^2) */
+                double coef_a = 0;
+                for (int64_t b = 0; b < nb; b++) {
+                    if (ds[b] == 0 || b == a) continue;
+                    int64_t eb = b < cs->n_pos ? cs->pos[b] : cs->neg[b - cs->n_pos];
+                    for (int64_t q = m->poff[eb]; q < m->poff[eb + 1]; q++) {
+                        int32_t f = m->prof_feat[q];
+                        if (dense[f] != 0)
+                            grad[f] += (float)(ds[b] * 2 * theta2[f] * dense[f] * m->prof_val[q] / (nrm[a] * nrm[b]));
+                    }
+                    norm_grad(m, eb, nrm[b], ds[b] * sim[b], theta2, grad);
+                    coef_a += ds[b] * sim[b];
+                }
+                norm_grad(m, ea, nrm[a], coef_a, theta2, grad);
+            }
+            for (int64_t q = m->poff[ea]; q < m->poff[ea + 1]; q++) dense[m->prof_feat[q]] = 0;
+        }
+        free(sim);
+        free(nrm);
+        free(ds);
+    }
+    if (terms > 0) {
+        loss /= (double)terms;
+        if (grad)
+            for (int64_t f = 0; f < F; f++) grad[f] /= (float)terms;
+    }
+    free(theta2);
+    free(dense);
+    return loss;
+}
+
+double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
+                              const pattern_contrast_opts *o, double *loss_before) {
+    if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted)
+        die("pattern_model_contrast: needs the fitted similarity estimator");
+    int64_t F = m->F;
+    float *u = xcalloc((size_t)F + 1, sizeof(float)), *grad = xcalloc((size_t)F + 1, sizeof(float));
+    param_list pl = {0};
+    param_list_add(&pl, "feature_log_weight", u, grad, 1, F, 0);
+    adamw_hparams h = adamw_defaults();
+    h.lr = o->lr;
+    h.weight_decay = o->weight_decay;
+    adamw opt;
+    adamw_create(&opt, &h);
+    adamw_add(&opt, &pl);
+    double loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
+    if (loss_before) *loss_before = loss;
+    progress pr;
+    progress_start(&pr, "contrastive refinement", "steps", o->steps);
+    for (int step = 0; step < o->steps; step++) {
+        pattern_model_contrast_loss(m, sets, nsets, o->tau, u, grad);
+        pl.p[0].has_grad = 1;
+        adamw_step(&opt);
+        progress_update(&pr, step + 1);
+    }
+    progress_end(&pr);
+    loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
+    /* fold exp(u) into the profiles and renormalise (u becomes the weights in place) */
+    for (int64_t f = 0; f < F; f++) {
+        u[f] = expf(u[f]);
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) m->pair_x[p] *= u[f];
+    }
+    for (int64_t q = 0; q < m->st.pairs; q++) m->prof_val[q] *= u[m->prof_feat[q]];
+    profile_norms(m);
+    adamw_free(&opt);
+    param_list_free(&pl);
+    free(u);
+    free(grad);
+    return loss;
+}
+
+/* ---- prediction ---- */
+
+/* q(e) into out[E]; returns the number of usable samples (0: out is uniform). */
+static int64_t prediction_row(const pattern_model *m, int64_t e, double *acc, float *out) {
+    int64_t E = m->E, used = 0;
+    memset(acc, 0, sizeof(double) * (size_t)E);
+    for (int64_t i = m->eoff[e]; i < m->eoff[e + 1]; i++) {
+        const int32_t *f = &m->feats[m->sample_of[i] * PATTERN_MAX];
+        double W = 0;
+        for (int k = 0; k < PATTERN_MAX; k++)
+            if (f[k] >= 0) W += m->weight[f[k]];
+        if (W <= 0) continue;
+        for (int k = 0; k < PATTERN_MAX; k++) {
+            if (f[k] < 0 || m->weight[f[k]] <= 0) continue;
+            double g = m->weight[f[k]] / W / (double)(m->count[f[k]] - 1);
+            for (int64_t p = m->foff[f[k]]; p < m->foff[f[k] + 1]; p++) acc[m->list_ent[p]] += g * m->list_cnt[p];
+            acc[e] -= g; /* leave the sample itself out */
+        }
+        used++;
+    }
+    if (!used) {
+        uniform_row(E, out);
+        return 0;
+    }
+    double z = 1 + (double)E * PATTERN_EPS;
+    for (int64_t v = 0; v < E; v++) out[v] = (float)(((acc[v] > 0 ? acc[v] : 0) / (double)used + PATTERN_EPS) / z);
+    return used;
+}
+
+/* ---- rows, in parallel ---- */
+
+typedef struct {
+    pattern_model *m;
+    int64_t first;
+    float *out;
+    int64_t *used; /* prediction before the prior: usable samples per row */
+} rows_job;
+
+static void rows_chunk(void *ctx, int64_t begin, int64_t end, int tid) {
+    rows_job *j = ctx;
+    pattern_model *m = j->m;
+    double *acc = m->acc + (size_t)tid * m->E;
+    for (int64_t i = begin; i < end; i++) {
+        float *row = j->out + (size_t)i * m->E;
+        if (m->cfg.estimator == PATTERN_SIMILARITY) {
+            similarity_row(m, j->first + i, acc, row);
+            continue;
+        }
+        int64_t used = prediction_row(m, j->first + i, acc, row);
+        if (j->used) {
+            j->used[i] = used;
+            continue;
+        }
+        double z = 0;
+        for (int64_t v = 0; v < m->E; v++) z += acc[v] = row[v] * m->prior_scale[v];
+        for (int64_t v = 0; v < m->E; v++) row[v] = (float)(acc[v] / z);
+    }
+}
+
+static void run_rows(pattern_model *m, int64_t first, int64_t n, float *out, int64_t *used) {
+    int T = parallel_threads();
+    if (m->nacc < T) {
+        free(m->acc);
+        m->acc = xmalloc(sizeof(double) * (size_t)T * (size_t)m->E);
+        m->nacc = T;
+    }
+    rows_job j = {m, first, out, used};
+    parallel_for(n, 1, rows_chunk, &j);
+}
+
+#define PRIOR_BLOCK 64
+
+/* m = mean of q(e) weighted by usable samples; prior_scale = m^-prior_power. */
+static void fit_prior(pattern_model *m) {
+    int64_t E = m->E;
+    double *mean = xcalloc((size_t)E, sizeof(double)), tot = 0;
+    float *block = xmalloc(sizeof(float) * (size_t)PRIOR_BLOCK * (size_t)E);
+    int64_t used[PRIOR_BLOCK];
+    m->st.entities_uniform = 0;
+    for (int64_t first = 0; first < E; first += PRIOR_BLOCK) {
+        int64_t n = E - first < PRIOR_BLOCK ? E - first : PRIOR_BLOCK;
+        run_rows(m, first, n, block, used);
+        for (int64_t i = 0; i < n; i++) { /* serial, in row order: the same sum for any thread count */
+            m->st.entities_uniform += used[i] == 0;
+            if (!used[i]) continue;
+            for (int64_t v = 0; v < E; v++) mean[v] += (double)used[i] * block[(size_t)i * E + v];
+            tot += (double)used[i];
+        }
+    }
+    m->prior_scale = xmalloc(sizeof(double) * (size_t)E);
+    for (int64_t v = 0; v < E; v++) {
+        double p = tot > 0 ? mean[v] / tot : 1.0 / (double)E;
+        m->prior_scale[v] = pow(p > 0 ? p : PATTERN_EPS, -m->cfg.prior_power);
+    }
+    free(mean);
+    free(block);
+}
+
+void pattern_model_fit(pattern_model *m) {
+    if (m->fitted) return;
+    if (m->cfg.estimator == PATTERN_SIMILARITY) fit_profiles(m);
+    else fit_prior(m);
+    m->fitted = 1;
+}
+
+void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out) {
+    if (!m->fitted) die("pattern_model_rows before pattern_model_fit");
+    if (first < 0 || n < 0 || first + n > m->E)
+        die("pattern_model_rows: rows %lld..%lld outside 0..%lld", (long long)first, (long long)(first + n - 1),
+            (long long)m->E - 1);
+    run_rows(m, first, n, out, NULL);
+}
