@@ -634,7 +634,7 @@ int main(int argc, char **argv) {
         "annotate", "plain text + entity list -> dataset folder (entity2id.txt, sentences.json, gt/, query/)",
         "[options] --entities FILE --out PATH [TEXT...]   (TEXT: files, folders, archives; none or - = stdin)",
         "annotate --lines --entities names.tsv --classes classes/ --min-mentions 3 --out mydata corpus.txt",
-        "tokenize (next step), examples/wordnet/build.sh", opts};
+        "tokenize (next step), examples/wordnet/build.sh", opts, CLI_ANY_ARGS};
     int first = cli_parse(&spec, argc, argv);
     if (!opt_entities) die_usage("--entities is required (try 'annotate --help')");
     if (!opt_out) die_usage("--out is required (try 'annotate --help')");

@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
                            "[options] --corpus corpus.mp --out samples.mp\n"
                            "   or: build-samples --contrastive --ranked ranked.mp --queries DATA --samples samples.mp --out pairs.mp",
                            "build-samples --corpus work/corpus.mp --out work/samples.mp",
-                           "tokenize, train-mlm, train-cl, infer, probexpan inspect", opts};
+                           "tokenize, train-mlm, train-cl, infer, probexpan inspect", opts, 1};
     int first = cli_parse(&spec, argc, argv);
     if (first < argc && !corpus_path) corpus_path = argv[first++];
     if (first < argc) die_usage("unexpected argument '%s'", argv[first]);

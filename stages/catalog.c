@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"catalog", "show the artifacts, runs and lineage recorded in a catalog",
                            "[--catalog PATH] ls | runs | show ARTIFACT | lineage ARTIFACT",
                            "probexpan catalog --catalog run/catalog.sqlite lineage run/report.mp",
-                           "inspect", opts};
+                           "inspect", opts, 2};
     int first = cli_parse(&spec, argc, argv);
     int nargs = argc - first;
     if (nargs < 1) die_usage("expected a subcommand: ls, runs, show ARTIFACT, lineage ARTIFACT");

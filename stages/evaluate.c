@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",
                            "[options] [LABEL=]RANKED...",
                            "evaluate --gt data.tar.gz noclen=runs/noclen/ranked.mp full=runs/full/ranked.mp",
-                           "rerank, expand", opts};
+                           "rerank, expand", opts, CLI_ANY_ARGS};
     int first = cli_parse(&spec, argc, argv);
     int nr = argc - first;
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");

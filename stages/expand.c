@@ -70,9 +70,8 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"expand", "grow seed sets by window search over entity distributions",
                            "--dists FILE (--queries PATH | --seeds LIST) --out FILE [options]",
                            "expand --dists run/ensemble.mp --seeds \"Ohio,Texas,Iowa\" --names --out states.mp",
-                           "score-models, rerank, evaluate", opts};
-    int first = cli_parse(&spec, argc, argv);
-    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+                           "score-models, rerank, evaluate", opts, 0};
+    cli_parse(&spec, argc, argv);
     if (!dists_path) die_usage("--dists is required");
     if (!out) die_usage("--out is required");
     if (!queries == !seeds) die_usage("give exactly one of --queries and --seeds");

@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"infer", "predicted entity distributions at [MASK] from a trained model",
                            "[options] --model DIR (--samples FILE --out dists.mp | --ids FILE|-)",
                            "infer --model run/model-1/final --samples run/samples.mp --out run/dists-1.mp",
-                           "train-mlm, train-cl, score-models", opts};
+                           "train-mlm, train-cl, score-models", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!model) die_usage("--model is required");
     if (!ids == !samples_path) die_usage("a mode is required: --samples FILE --out FILE, or --ids FILE|-");

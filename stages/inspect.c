@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     };
     const cli_spec spec = {"inspect", "print an artifact as JSON lines (header, then payload objects)",
                            "[options] ARTIFACT", "probexpan inspect run/dists-1.mp | jq -c 'select(.matrix)'",
-                           "catalog; every stage writes artifacts that inspect reads", opts};
+                           "catalog; every stage writes artifacts that inspect reads", opts, 1};
     int first = cli_parse(&spec, argc, argv);
     if (argc - first != 1) die_usage("expected exactly one ARTIFACT (try --help)");
     artifact_reader *r = artifact_open(argv[first], NULL, 1 << 30);

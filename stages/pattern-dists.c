@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",
                            "pattern-dists --samples run/samples.mp --feature-fraction 0.8 --seed 2 --out run/dists-2.mp",
-                           "build-samples, score-models, expand", opts};
+                           "build-samples, score-models, expand", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!samples_path || !out) die_usage("--samples and --out are required");
     if (strcmp(estimator, "similarity") && strcmp(estimator, "prediction"))

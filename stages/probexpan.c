@@ -1,6 +1,7 @@
 /* probexpan: the git-style dispatcher. `probexpan STAGE args…` runs the program
  * for STAGE: bin/STAGE beside this binary in a build tree, or probexpan-STAGE
- * beside it when installed. `probexpan --help` lists the stages. */
+ * beside it when installed. `probexpan --help` lists the stages (in pipeline order;
+ * tests/stage/inspect.sh checks that the list names every program in bin/). */
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static const struct { const char *name, *purpose; } stages[] = {
     {"train-mlm", "masked-entity prediction training of one model"},
     {"train-cl", "contrastive training with hard negatives, alternating with prediction"},
     {"infer", "model + samples -> dists: mean entity distributions (V_e x V_e)"},
+    {"pattern-dists", "samples -> dists from context-pattern counts, no encoder (the default entity model)"},
     {"score-models", "KL consistency of seeds -> pick top-k models, ensemble their dists"},
     {"expand", "window search with the anchor distribution, per query"},
     {"rerank", "re-rank expansions by expansion order and KL rank"},

@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"rerank", "re-rank expanded sets by KL rank and expansion order",
                            "--dists FILE --out FILE [options] EXPANSIONS",
                            "rerank --dists run/ensemble.mp --out run/ranked.mp run/expansions.mp",
-                           "expand, evaluate", opts};
+                           "expand, evaluate", opts, 1};
     int first = cli_parse(&spec, argc, argv);
     if (argc - first != 1) die_usage("expected exactly one EXPANSIONS artifact (try --help)");
     if (!dists_path) die_usage("--dists is required");

@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
                            "--queries PATH --out FILE [--ensemble FILE] [options] DISTS...",
                            "score-models --queries data.tar.gz --top 2 --ensemble run/ensemble.mp --out run/scores.mp "
                            "run/dists-1.mp run/dists-2.mp run/dists-3.mp",
-                           "infer, expand", opts};
+                           "infer, expand", opts, CLI_ANY_ARGS};
     int first = cli_parse(&spec, argc, argv);
     int k = argc - first;
     if (k < 1) die_usage("expected one or more DISTS artifacts (try --help)");

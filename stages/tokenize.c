@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"tokenize", "WordPiece-tokenize a dataset into a corpus artifact (entity mentions -> wordpiece spans)",
                            "[options] DATASET --vocab vocab.txt --out corpus.mp  |  --vocab vocab.txt --lines",
                            "tokenize ../shared/data/mini-ese.tar.gz --vocab bert/vocab.txt --out work/corpus.mp",
-                           "build-samples, probexpan inspect", opts};
+                           "build-samples, probexpan inspect", opts, 1};
     int first = cli_parse(&spec, argc, argv);
     int flags = (plain_specials ? WP_PLAIN_SPECIALS : 0) | (whole_words ? WP_WHOLE_WORDS : 0);
 

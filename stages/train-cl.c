@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"train-cl", "train an entity model with contrastive learning and masked-entity prediction",
                            "--samples FILE --pairs FILE (--model DIR | --config FILE) --out DIR [options]",
                            "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/cl-1 --seed 1",
-                           "build-samples --contrastive, train-mlm, infer", opts};
+                           "build-samples --contrastive, train-mlm, infer", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!pairs_path) die_usage("--pairs is required");
     if (!o.out) die_usage("--out is required");

@@ -147,6 +147,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv) {
         set_option(o, val);
     }
     for (; i < argc; i++) positional[npos++] = argv[i];
+    if (spec->max_args != CLI_ANY_ARGS && npos > spec->max_args)
+        die_usage("unexpected argument '%s' (try '%s --help')", positional[spec->max_args], spec->name);
     int first = argc - npos;
     for (int k = 0; k < npos; k++) argv[first + k] = positional[k];
     free(positional);

@@ -25,7 +25,11 @@ typedef struct {
     const char *example;   /* a worked command */
     const char *see_also;  /* e.g. "rerank, evaluate" */
     const cli_option *options; /* terminated by an entry with name == NULL */
+    int max_args;          /* positional arguments the usage declares: 0 (the default) = none,
+                              CLI_ANY_ARGS = any number; more are a usage error */
 } cli_spec;
+
+#define CLI_ANY_ARGS (-1)
 
 /* Global options, filled by cli_parse. */
 extern int cli_quiet;
@@ -33,7 +37,8 @@ extern int cli_threads;          /* 0 = all cores */
 extern const char *cli_catalog;  /* NULL = default beside the output */
 
 /* Parses argv; returns the index of the first positional argument (argv is
- * permuted so positionals come last). Handles --help (exit 0) and errors (exit 2).
+ * permuted so positionals come last). Handles --help (exit 0) and errors (exit 2),
+ * among them more positional arguments than spec->max_args.
  * Also sets the OpenBLAS thread count. Records argv for the catalog. */
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 

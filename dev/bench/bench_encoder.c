@@ -278,7 +278,7 @@ int main(int argc, char **argv) {
         {"peer", OPT_STRING, &peer_path, "FILE", "PyTorch reference figures (JSON lines)", 0, 0},
         {0}};
     const cli_spec spec = {"bench-encoder", "throughput of the encoder core against PyTorch",
-                           "[options]", "make bench-encoder", "train-mlm, train-cl, infer", opts};
+                           "[options]", "make bench-encoder", "train-mlm, train-cl, infer", opts, 0};
     cli_parse(&spec, argc, argv);
     int threads = cli_num_threads();
     double peak = sgemm_gflops(1536, 768, 768, 10);

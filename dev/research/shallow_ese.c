@@ -882,7 +882,7 @@ int main(int argc, char **argv) {
         {"save-vectors", OPT_STRING, &so.save, "FILE", "sgns: save word output + entity input vectors", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0}};
     const cli_spec spec = {"shallow_ese", "issue-9 research driver: shallow encoder / skip-gram on an ESE dataset",
-                           "--data PATH [options]", "shallow_ese --data wordnet-ese-dev.tar.gz --mode ctx", "", opts};
+                           "--data PATH [options]", "shallow_ese --data wordnet-ese-dev.tar.gz --mode ctx", "", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!data) die_usage("--data is required");
     so.seed = co.seed;

@@ -23,10 +23,21 @@ expect_exit threads_out_of_range 2 "--threads: -1 is out of range" inspect --thr
 expect_exit threads_not_a_number 2 "--threads: 'two' is not a whole number" inspect --threads two "$fx"
 expect_exit missing_argument 2 "expected exactly one ARTIFACT" inspect
 
+# every program: --help, a place in the dispatcher's list, and no stray positional argument
+# (three are more than any program declares except those whose usage says "...")
+probexpan --help >"$WORK/stages"
 for p in "$PROBEXPAN_BIN"/*; do
     name=$(basename "$p")
     [ "$name" = probexpan ] && continue
     out=$("$p" --help 2>&1); rc=$?
     if [ $rc -eq 0 ] && grep -q '^Usage: ' <<<"$out" && grep -q '^e.g.:' <<<"$out" && grep -q -- '--threads' <<<"$out"; then
         pass "help_$name"; else fail "help_$name" "exit $rc"; fi
+    if grep -q "^  $name " "$WORK/stages" && probexpan "$name" --help | grep -q "^$name - "; then
+        pass "dispatcher_has_$name"; else fail "dispatcher_has_$name" "probexpan --help does not list it"; fi
+    grep '^Usage: ' <<<"$out" | grep -q '\.\.\.' ||
+        expect_exit "stray_argument_$name" 2 "unexpected argument 'stray-[123]'" "$p" stray-1 stray-2 stray-3
 done
+for name in infer pattern-dists train-cl train-mlm expand; do
+    expect_exit "no_positional_$name" 2 "unexpected argument 'stray'" "$name" stray
+done
+expect_exit one_positional_inspect 2 "unexpected argument 'two.mp'" inspect "$fx" two.mp
