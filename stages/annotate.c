@@ -4,7 +4,8 @@
  * line with --lines), splits them into sentences and word tokens
  * (sentence_split.h), finds entity mentions by longest match over token
  * sequences (mention_matcher.h; aliases map to their entity), and writes
- * entity2id.txt and sentences.json, optionally gt/ and query/ from member lists.
+ * entity2id.txt and sentences.json (and aliases.txt when the list has aliases),
+ * optionally gt/ and query/ from member lists.
  * Pass 1 streams the text and spools the sentences that have a mention to a
  * temporary file while counting mentions; pass 2 drops the entities with fewer
  * than --min-mentions mentions (and their mentions, and sentences left without
@@ -32,6 +33,7 @@
 #include "base/log.h"
 #include "text/mention_matcher.h"
 #include "base/rng.h"
+#include "dataset/names_file.h"
 #include "text/sentence_split.h"
 #include "text/text_source.h"
 
@@ -55,6 +57,7 @@ typedef struct {
     int64_t fold_conflicts;
     char *fold_example;
     int64_t *line;     /* line of entity i in the list (0 for entity2id input) */
+    char **aliases;    /* "\talias\talias" of entity i, or NULL */
 } entities;
 
 static entities E;
@@ -65,7 +68,9 @@ static int64_t entity_new(const char *name, int64_t eid, int64_t line) {
         E.name = xrealloc(E.name, sizeof *E.name * (size_t)E.cap);
         E.eid = xrealloc(E.eid, sizeof *E.eid * (size_t)E.cap);
         E.line = xrealloc(E.line, sizeof *E.line * (size_t)E.cap);
+        E.aliases = xrealloc(E.aliases, sizeof *E.aliases * (size_t)E.cap);
     }
+    E.aliases[E.n] = NULL;
     E.name[E.n] = xstrdup(name);
     E.eid[E.n] = eid;
     E.line[E.n] = line;
@@ -94,32 +99,21 @@ static void add_name(const char *name, int64_t idx, const char *file, const char
     free(tok);
 }
 
-/* Names list: name<TAB>alias<TAB>alias... per line. */
-typedef struct { char *buf; size_t len, cap; } linebuf;
-
-static void names_line(void *ctx, const char *doc, int64_t lineno, const char *text, size_t len, int eol) {
-    linebuf *lb = ctx;
-    if (lb->len + len + 1 > lb->cap) {
-        lb->cap = (lb->len + len + 1) * 2;
-        lb->buf = xrealloc(lb->buf, lb->cap);
-    }
-    memcpy(lb->buf + lb->len, text, len);
-    lb->len += len;
-    lb->buf[lb->len] = 0;
-    if (!eol) return;
+/* Names file (schemas/names.md): name<TAB>alias... per line, '#' comments. */
+static void names_entry(void *ctx, const char *file, int64_t lineno, char **fields, int n) {
+    (void)ctx;
     char where[32];
     snprintf(where, sizeof where, "line %lld", (long long)lineno);
-    int64_t idx = -1;
-    char *save = NULL;
-    for (char *f = strtok_r(lb->buf, "\t", &save); f; f = strtok_r(NULL, "\t", &save)) {
-        while (*f == ' ') f++;
-        size_t fl = strlen(f);
-        while (fl && f[fl - 1] == ' ') f[--fl] = 0;
-        if (!fl) continue;
-        if (idx < 0) idx = entity_new(f, -1, lineno);
-        add_name(f, idx, doc, where);
+    int64_t idx = entity_new(fields[0], -1, lineno);
+    add_name(fields[0], idx, file, where);
+    size_t len = 0;
+    for (int i = 1; i < n; i++) {
+        add_name(fields[i], idx, file, where);
+        len += strlen(fields[i]) + 1;
     }
-    lb->len = 0;
+    if (n < 2) return;
+    char *a = E.aliases[idx] = xmalloc(len + 1);
+    for (int i = 1; i < n; i++) *a++ = '\t', a = stpcpy(a, fields[i]);
 }
 
 static int is_dir(const char *p) {
@@ -153,10 +147,7 @@ static void load_entities(const char *path) {
         free(copy);
         free(root);
     } else {
-        linebuf lb = {0};
-        text_sink sink = {&lb, NULL, names_line, NULL};
-        text_source_read(path, &sink);
-        free(lb.buf);
+        names_file_read(path, names_entry, NULL);
     }
     if (E.n == 0) die_input(path, NULL, "empty entity list (expected name[<TAB>alias...] per line, or entity2id.txt)");
     if (E.fold_conflicts)
@@ -391,6 +382,14 @@ static void write_entity2id(int64_t kept) {
     FILE *f = open_out("entity2id.txt");
     for (int64_t j = 0; j < k; j++) fprintf(f, "%s\t%lld\n", E.name[order[j]], (long long)E.out_id[order[j]]);
     close_out(f, "entity2id.txt");
+    int64_t with_aliases = 0;
+    for (int64_t j = 0; j < k; j++) with_aliases += E.aliases[order[j]] != NULL;
+    if (with_aliases) {
+        f = open_out("aliases.txt");
+        for (int64_t j = 0; j < k; j++)
+            if (E.aliases[order[j]]) fprintf(f, "%s%s\n", E.name[order[j]], E.aliases[order[j]]);
+        close_out(f, "aliases.txt");
+    }
     free(order);
 }
 
@@ -580,6 +579,9 @@ static void commit_archive(const char *out) {
     if (archive_write_open_fd(a, fd) != ARCHIVE_OK) die_out("cannot write %s: %s", tmp_archive, archive_error_string(a));
     add_file_to_archive(a, top, "entity2id.txt");
     add_file_to_archive(a, top, "sentences.json");
+    char *aliases = xasprintf("%s/aliases.txt", tmp_dir);
+    if (access(aliases, F_OK) == 0) add_file_to_archive(a, top, "aliases.txt");
+    free(aliases);
     add_folder_to_archive(a, top, "gt");
     add_folder_to_archive(a, top, "query");
     if (archive_write_close(a) != ARCHIVE_OK) die_out("cannot write %s: %s", tmp_archive, archive_error_string(a));

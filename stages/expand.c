@@ -1,5 +1,5 @@
 /* expand: ProbExpan's window search (DESIGN.md §3 Expansion). For every query —
- * from a dataset's query/ folder, a query file, or --seeds on the command line —
+ * from a dataset's query/ folder, a query file, or seeds on the command line —
  * grow the seed set one entity at a time: order the candidates by the set's mean
  * distribution, score the first w against the anchor distribution, append the
  * best, until --size entities were added. Writes an `expansions` artifact. */
@@ -44,7 +44,8 @@ static expansion_record make_record(const dists *d, const query_rows *q, const e
 }
 
 int main(int argc, char **argv) {
-    const char *dists_path = NULL, *queries = NULL, *seeds = NULL, *class_name = "seeds", *negatives = NULL;
+    const char *dists_path = NULL, *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
+    seed_input seeds = {0};
     const char *out = NULL, *cand = "mean";
     int size = 100, s = 20, exclusive = 0, official = 0, names = 0;
     double w0 = 1, g = 2.5;
@@ -52,7 +53,8 @@ int main(int argc, char **argv) {
     const cli_option opts[] = {
         {"dists", OPT_STRING, &dists_path, "FILE", "entity distributions (a dists artifact, e.g. the ensemble)", 0, 0},
         {"queries", OPT_STRING, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
-        {"seeds", OPT_STRING, &seeds, "LIST", "one query on the command line: names or eids, comma-separated", 0, 0},
+        SEED_CLI_OPTIONS(seeds),
+        {"aliases", OPT_STRING, &aliases, "PATH", "more names for --seeds and query files: a names file (name<TAB>alias...) or a dataset (its aliases.txt)", 0, 0},
         {"class", OPT_STRING, &class_name, "NAME", "class name recorded for --seeds", 0, 0},
         {"negative-seeds", OPT_STRING, &negatives, "LIST", "names or eids kept out of every result (comma-separated)", 0, 0},
         {"size", OPT_INT, &size, "N", "entities to add beyond the seeds (S_tgt = seeds + N)", 1, 100000},
@@ -68,13 +70,13 @@ int main(int argc, char **argv) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"expand", "grow seed sets by window search over entity distributions",
-                           "--dists FILE (--queries PATH | --seeds LIST) --out FILE [options]",
+                           "--dists FILE (--queries PATH | --seeds LIST | --seed NAME... | --seeds-file FILE) --out FILE [options]",
                            "expand --dists run/ensemble.mp --seeds \"Ohio,Texas,Iowa\" --names --out states.mp",
                            "score-models, rerank, evaluate", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!dists_path) die_usage("--dists is required");
     if (!out) die_usage("--out is required");
-    if (!queries == !seeds) die_usage("give exactly one of --queries and --seeds");
+    if (!queries == !seed_input_given(&seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
     int cmode = cand_mode_parse(cand);
     if (cmode < 0) die_usage("--candidates: expected mean or logz, found '%s'", cand);
     run_begin_beside(out);
@@ -86,10 +88,11 @@ int main(int argc, char **argv) {
     name_index ni;
     name_index_init(&ni, &d.ent, &d.row_of_eid);
     query_list ql = {0, NULL};
+    if (aliases) name_index_load_aliases(&ni, aliases);
     if (queries) queries_load(&ql, queries, &d, &ni);
-    else queries_add_list(&ql, class_name, seeds, &ni, "--seeds");
+    else queries_add_seeds(&ql, class_name, &seeds, &ni);
     int nneg = 0;
-    int64_t *neg = negatives ? resolve_list(negatives, &ni, "--negative-seeds", NULL, &nneg) : NULL;
+    int64_t *neg = negatives ? name_resolve_list(&ni, negatives, "--negative-seeds", NULL, &nneg) : NULL;
 
     expand_query *x = xcalloc((size_t)ql.n, sizeof *x);
     for (int i = 0; i < ql.n; i++) {
@@ -137,7 +140,7 @@ int main(int argc, char **argv) {
     artifact_param_int(w, "official", official);
     artifact_param_str(w, "dists", dists_path);
     artifact_param_str(w, "queries", queries ? queries : "");
-    if (seeds) artifact_param_str(w, "seeds", seeds);
+    if (seeds.list) artifact_param_str(w, "seeds", seeds.list);
     if (negatives) artifact_param_str(w, "negative_seeds", negatives);
     artifact_add_input(w, dists_path);
     if (queries) artifact_add_input(w, queries);
@@ -167,6 +170,7 @@ int main(int argc, char **argv) {
     log_done("%s queries, %s entities expanded", fmt_count(b1, ql.n), fmt_count(b2, total));
     free(x);
     free(neg);
+    free(seeds.names.v);
     anchor_free(&sc);
     query_list_free(&ql);
     name_index_free(&ni);

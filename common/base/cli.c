@@ -41,8 +41,9 @@ static void print_default(const cli_option *o) {
         if (s) printf(" (default: %s)", s);
         break;
     }
+    case OPT_LIST: printf(" (repeatable)"); break;
     }
-    if (o->type != OPT_FLAG && o->type != OPT_STRING && o->min != o->max)
+    if (o->type != OPT_FLAG && o->type != OPT_STRING && o->type != OPT_LIST && o->min != o->max)
         printf(" [%g..%g]", o->min, o->max);
 }
 
@@ -78,6 +79,12 @@ static void set_option(const cli_option *o, const char *val) {
     switch (o->type) {
     case OPT_FLAG: *(int *)o->dest = 1; return;
     case OPT_STRING: *(const char **)o->dest = val; return;
+    case OPT_LIST: {
+        cli_list *l = o->dest;
+        l->v = xrealloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
+        l->v[l->n++] = val;
+        return;
+    }
     case OPT_INT:
     case OPT_LONG:
         errno = 0;

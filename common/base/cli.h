@@ -7,12 +7,19 @@
 #ifndef PROBEXPAN_CLI_H
 #define PROBEXPAN_CLI_H
 
-typedef enum { OPT_FLAG, OPT_INT, OPT_LONG, OPT_DOUBLE, OPT_STRING } cli_opt_type;
+typedef enum { OPT_FLAG, OPT_INT, OPT_LONG, OPT_DOUBLE, OPT_STRING, OPT_LIST } cli_opt_type;
+
+/* Destination of an OPT_LIST option: every occurrence appends its value, in
+ * command-line order (values point into argv; the array is malloc'd). */
+typedef struct {
+    int n;
+    const char **v;
+} cli_list;
 
 typedef struct {
     const char *name;     /* long name without the leading "--" */
     cli_opt_type type;
-    void *dest;           /* int* (FLAG, INT), long*, double*, const char** */
+    void *dest;           /* int* (FLAG, INT), long*, double*, const char** (STRING), cli_list* (LIST) */
     const char *metavar;  /* e.g. "N", "PATH"; NULL for flags */
     const char *help;
     double min, max;      /* inclusive range for numbers; min == max means unchecked */

@@ -22,6 +22,7 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "dataset/entitynames.h"
 
 #define READ_CHUNK (1u << 20)
 
@@ -459,9 +460,18 @@ static char *class_of(const char *member) {
     return xasprintf("%.*s", (int)(n - 4), base);
 }
 
+/* A query line of names, resolved once every query has been read. */
+typedef struct {
+    int query;         /* index in the query set */
+    char *text, *where;
+    int64_t lineno;
+} named_query;
+
 typedef struct {
     query_set *qs;
     int exited;        /* saw EXIT in the current member */
+    named_query *named;
+    int nnamed;
 } query_ctx;
 
 static void query_begin(void *vctx, const char *member, const char *where) {
@@ -476,7 +486,13 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
     check_no_nul(where, lineno, line, len);
     if (strcmp(line, "EXIT") == 0) { c->exited = 1; free(cls); return; }
     dataset_query q = {cls, 0, NULL};
-    char *p = line;
+    query_set *qs = c->qs;
+    if (line[strspn(line, "0123456789 \t")]) { /* not a line of eids: names, resolved later */
+        if (!valid_utf8(line, len)) die_line(where, lineno, "%sinvalid UTF-8", "");
+        c->named = xrealloc(c->named, sizeof *c->named * (size_t)(c->nnamed + 1));
+        c->named[c->nnamed++] = (named_query){qs->n, xstrdup(line), xstrdup(where), lineno};
+    }
+    char *p = c->nnamed && c->named[c->nnamed - 1].query == qs->n ? "" : line;
     while (*p) {
         while (*p == ' ' || *p == '\t') p++;
         if (!*p) break;
@@ -491,17 +507,45 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
         q.seeds[q.nseeds++] = eid;
         p = e;
     }
-    query_set *qs = c->qs;
     qs->q = xrealloc(qs->q, (size_t)(qs->n + 1) * sizeof *qs->q);
     qs->q[qs->n++] = q;
 }
 
+/* Resolves the query lines of names against entity2id.txt and aliases.txt. */
+static void resolve_named(const char *dataset_path, query_ctx *c) {
+    entity_table t;
+    dataset_read_entities(dataset_path, &t);
+    intmap row_of_eid;
+    intmap_init(&row_of_eid);
+    for (int64_t i = 0; i < t.n; i++) intmap_put(&row_of_eid, t.eid[i], i);
+    name_index x;
+    name_index_init(&x, &t, &row_of_eid);
+    name_index_load_aliases(&x, dataset_path);
+    for (int k = 0; k < c->nnamed; k++) {
+        named_query *nq = &c->named[k];
+        dataset_query *q = &c->qs->q[nq->query];
+        char pos[40];
+        snprintf(pos, sizeof pos, "line %lld", (long long)nq->lineno);
+        int64_t *rows = name_resolve_list(&x, nq->text, nq->where, pos, &q->nseeds);
+        q->seeds = xrealloc(q->seeds, sizeof *q->seeds * (size_t)(q->nseeds + 1));
+        for (int i = 0; i < q->nseeds; i++) q->seeds[i] = t.eid[rows[i]];
+        free(rows);
+        free(nq->text);
+        free(nq->where);
+    }
+    free(c->named);
+    name_index_free(&x);
+    intmap_free(&row_of_eid);
+    entity_table_free(&t);
+}
+
 void dataset_read_queries(const char *dataset_path, query_set *qs) {
     memset(qs, 0, sizeof *qs);
-    query_ctx c = {qs, 0};
+    query_ctx c = {qs, 0, NULL, 0};
     if (read_lines(dataset_path, "query/", query_line, query_begin, &c) == 0)
         die_input(dataset_path, NULL, "no query/<class>.txt members in the dataset");
     if (qs->n == 0) die_input(dataset_path, "query/", "no queries");
+    if (c.nnamed) resolve_named(dataset_path, &c);
 }
 
 void query_set_free(query_set *qs) {

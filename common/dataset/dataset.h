@@ -37,7 +37,9 @@ typedef struct {
 void dataset_read_entities(const char *dataset_path, entity_table *t);
 void entity_table_free(entity_table *t);
 
-/* Queries: query/<class>.txt, one query per line (space-separated seed eids),
+/* Queries: query/<class>.txt, one query per line: space-separated seed eids, or
+ * names / aliases / eids separated by tabs (else commas), resolved against
+ * entity2id.txt and aliases.txt (entitynames.h; unknown names exit 3);
  * "EXIT" ends a file early. Ground truth: gt/<class>.txt, eid<TAB>name<TAB>label,
  * label >= 1 = member. Classes are sorted by name. */
 typedef struct {

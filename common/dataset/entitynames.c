@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <utf8proc.h>
 
 #include "base/error.h"
+#include "dataset/names_file.h"
+#include "text/text_source.h"
 
 char *name_normalise(const char *s) {
     utf8proc_uint8_t *folded = NULL;
@@ -37,6 +40,9 @@ void name_index_init(name_index *x, const entity_table *t, const intmap *row_of_
     strmap_init(&x->by_name);
     x->next_same = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
     x->norm = xmalloc(sizeof(char *) * (size_t)(t->n + 1));
+    strmap_init(&x->by_alias);
+    x->alias_row = x->alias_next = NULL;
+    x->nalias = x->alias_cap = 0;
     for (int64_t i = 0; i < t->n; i++) {
         x->norm[i] = name_normalise(t->name[i]);
         x->next_same[i] = -1;
@@ -52,6 +58,9 @@ void name_index_free(name_index *x) {
     free(x->norm);
     free(x->next_same);
     strmap_free(&x->by_name);
+    strmap_free(&x->by_alias);
+    free(x->alias_row);
+    free(x->alias_next);
 }
 
 /* Levenshtein distance of two byte strings, capped at 255-byte prefixes. */
@@ -99,9 +108,48 @@ static void die_unknown(const name_index *x, const char *token, const char *norm
     die_input(source, where, "unknown entity \"%s\"; closest names: %s", token, list);
 }
 
+/* Row of a normalised alias, -1 when none; dies when it names several entities. */
+static int64_t alias_row(const name_index *x, const char *token, const char *norm, const char *source,
+                         const char *where) {
+    int64_t a = strmap_get(&x->by_alias, norm, strlen(norm));
+    if (a < 0) return -1;
+    if (x->alias_next[a] < 0) return x->alias_row[a];
+    char list[1024] = "";
+    size_t used = 0;
+    for (int64_t k = a; k >= 0 && used < sizeof list; k = x->alias_next[k])
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\" (eid %lld)", k == a ? "" : ", ",
+                                 x->t->name[x->alias_row[k]], (long long)x->t->eid[x->alias_row[k]]);
+    die_input(source, where, "\"%s\" is an alias of several entities: %s; give the name or eid instead", token, list);
+}
+
+void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
+    char *norm = name_normalise(alias);
+    if (!norm[0] || strmap_get(&x->by_name, norm, strlen(norm)) >= 0) { /* empty, or a canonical name */
+        free(norm);
+        return;
+    }
+    if (x->nalias == x->alias_cap) {
+        x->alias_cap = x->alias_cap * 2 + 64;
+        x->alias_row = xrealloc(x->alias_row, sizeof *x->alias_row * (size_t)x->alias_cap);
+        x->alias_next = xrealloc(x->alias_next, sizeof *x->alias_next * (size_t)x->alias_cap);
+    }
+    int64_t k = x->nalias, first = strmap_put(&x->by_alias, norm, strlen(norm), k);
+    free(norm);
+    int64_t last = -1;
+    for (int64_t e = first; e >= 0; e = x->alias_next[e]) {
+        if (x->alias_row[e] == row) return; /* already an alias of this entity */
+        last = e;
+    }
+    x->alias_row[k] = row;
+    x->alias_next[k] = -1;
+    if (last >= 0) x->alias_next[last] = k;
+    x->nalias++;
+}
+
 int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where) {
     char *norm = name_normalise(token);
     int64_t row = strmap_get(&x->by_name, norm, strlen(norm));
+    if (row < 0) row = alias_row(x, token, norm, source, where);
     if (row < 0 && norm[0] && strspn(norm, "0123456789") == strlen(norm) && strlen(norm) <= 18)
         row = intmap_get(x->row_of_eid, strtoll(norm, NULL, 10));
     else if (row >= 0 && x->next_same[row] >= 0) {
@@ -115,4 +163,71 @@ int64_t name_resolve(const name_index *x, const char *token, const char *source,
     if (row < 0) die_unknown(x, token, norm, source, where);
     free(norm);
     return row;
+}
+
+int64_t *name_resolve_list(const name_index *x, const char *list, const char *source, const char *where, int *n) {
+    int64_t *rows = NULL;
+    *n = 0;
+    const char *sep = strchr(list, '\t') ? "\t" : ",";
+    char *copy = xstrdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
+        tok += strspn(tok, " \t");
+        for (size_t len = strlen(tok); len && (tok[len - 1] == ' ' || tok[len - 1] == '\t');) tok[--len] = 0;
+        if (!*tok) continue;
+        char item[96];
+        snprintf(item, sizeof item, "%.60s%sitem %d", where ? where : "", where ? " " : "", *n + 1);
+        rows = xrealloc(rows, sizeof *rows * (size_t)(*n + 1));
+        rows[(*n)++] = name_resolve(x, tok, source, item);
+    }
+    free(copy);
+    return rows;
+}
+
+/* Row of a names-file line's first field (name or eid), -1 when not in the table. */
+static int64_t entry_row(const name_index *x, const char *name) {
+    char *norm = name_normalise(name);
+    int64_t row = strmap_get(&x->by_name, norm, strlen(norm));
+    if (row < 0 && norm[0] && strspn(norm, "0123456789") == strlen(norm) && strlen(norm) <= 18)
+        row = intmap_get(x->row_of_eid, strtoll(norm, NULL, 10));
+    free(norm);
+    return row;
+}
+
+typedef struct {
+    name_index *x;
+    int64_t before;
+    char **fields;
+    int cap;
+} alias_loader;
+
+static void alias_entry(void *ctx, const char *file, int64_t lineno, char **fields, int n) {
+    (void)file;
+    (void)lineno;
+    alias_loader *l = ctx;
+    int64_t row = entry_row(l->x, fields[0]);
+    if (row < 0) return;
+    for (int i = 1; i < n; i++) name_index_add_alias(l->x, fields[i], row);
+}
+
+static void alias_dataset_line(void *ctx, const char *member, const char *where, int64_t lineno, char *line,
+                               size_t len) {
+    (void)member;
+    alias_loader *l = ctx;
+    if (memchr(line, 0, len) || utf8_invalid_offset(line, len) >= 0) {
+        char pos[32];
+        snprintf(pos, sizeof pos, "line %lld", (long long)lineno);
+        die_input(where, pos, "invalid UTF-8 or a NUL byte (expected name<TAB>alias...)");
+    }
+    int n = names_line_split(line, &l->fields, &l->cap);
+    if (n) alias_entry(l, where, lineno, l->fields, n);
+}
+
+int64_t name_index_load_aliases(name_index *x, const char *path) {
+    alias_loader l = {x, x->nalias, NULL, 0};
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || text_source_is_archive(path)))
+        dataset_read_lines(path, "aliases.txt", alias_dataset_line, &l);
+    else names_file_read(path, alias_entry, &l);
+    free(l.fields);
+    return x->nalias - l.before;
 }

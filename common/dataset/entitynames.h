@@ -6,7 +6,8 @@
  * ("united_states" finds "United States"). A token of digits that is an eid of
  * the table resolves to that row. An unknown token dies with exit 3 and the five
  * closest names (edit distance of the normalised forms); a token matching several
- * entities dies with exit 3 listing them. */
+ * entities dies with exit 3 listing them. Aliases (another name of an entity,
+ * "IBM" for "International Business Machines") resolve like names once added. */
 #ifndef PROBEXPAN_ENTITYNAMES_H
 #define PROBEXPAN_ENTITYNAMES_H
 
@@ -21,6 +22,10 @@ typedef struct {
     strmap by_name;           /* normalised name -> first row with it */
     int64_t *next_same;       /* next row with the same normalised name, or -1 */
     char **norm;              /* normalised name of each row */
+    strmap by_alias;          /* normalised alias -> its first entry in alias_row */
+    int64_t *alias_row;       /* entry -> row the alias names */
+    int64_t *alias_next;      /* entry -> next entry of the same alias (another row), or -1 */
+    int64_t nalias, alias_cap;
 } name_index;
 
 void name_index_init(name_index *x, const entity_table *t, const intmap *row_of_eid);
@@ -30,5 +35,21 @@ char *name_normalise(const char *s);
 /* Row of `token`; dies (exit 3) as described above; `source`/`where` name the
  * input for the message (e.g. "--seeds", "item 2"). */
 int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where);
+
+/* Resolves the items of `list` — separated by tabs when it has one, else by
+ * commas; blank items skipped — to rows (*n of them; malloc'd). Messages name
+ * `source`, then `where` (may be NULL) and the item number ("item 2"). */
+int64_t *name_resolve_list(const name_index *x, const char *list, const char *source, const char *where, int *n);
+
+/* Adds `alias` as another name of row `row`. Canonical names win over aliases;
+ * an alias given to two entities resolves to neither (exit 3 listing both when
+ * used). */
+void name_index_add_alias(name_index *x, const char *alias, int64_t row);
+/* Loads aliases from `path`: a names file (schemas/names.md: name<TAB>alias...)
+ * or a dataset folder/archive (its aliases.txt, same format; none is fine).
+ * Each line's first field is resolved like a seed (its name or eid); lines
+ * naming an entity the table does not have (e.g. dropped by --min-mentions)
+ * are skipped. Returns the number of aliases added. */
+int64_t name_index_load_aliases(name_index *x, const char *path);
 
 #endif

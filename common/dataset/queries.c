@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "dataset/names_file.h"
 
 static query_rows *append(query_list *ql, const char *class_name) {
     ql->q = xrealloc(ql->q, sizeof *ql->q * (size_t)(ql->n + 1));
@@ -17,23 +18,6 @@ static query_rows *append(query_list *ql, const char *class_name) {
     for (int i = 0; i < ql->n - 1; i++)
         if (!strcmp(ql->q[i].class_name, class_name)) q->index++;
     return q;
-}
-
-int64_t *resolve_list(const char *list, const name_index *names, const char *source, const char *where, int *n) {
-    int64_t *rows = NULL;
-    *n = 0;
-    char *copy = xstrdup(list), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        tok += strspn(tok, " \t");
-        for (size_t len = strlen(tok); len && (tok[len - 1] == ' ' || tok[len - 1] == '\t');) tok[--len] = 0;
-        if (!*tok) continue;
-        char item[64];
-        snprintf(item, sizeof item, "%s%sitem %d", where ? where : "", where ? " " : "", *n + 1);
-        rows = xrealloc(rows, sizeof *rows * (size_t)(*n + 1));
-        rows[(*n)++] = name_resolve(names, tok, source, item);
-    }
-    free(copy);
-    return rows;
 }
 
 /* A seed given twice would count twice in the anchor distribution: keep the first. */
@@ -52,11 +36,52 @@ static void drop_repeated_seeds(query_list *ql, const entity_table *t) {
     }
 }
 
-void queries_add_list(query_list *ql, const char *class_name, const char *list, const name_index *names,
-                      const char *source) {
+int seed_input_given(const seed_input *si) { return si->list || si->names.n || si->file; }
+
+typedef struct {
+    const name_index *names;
+    int64_t *rows;
     int n;
-    int64_t *rows = resolve_list(list, names, source, NULL, &n);
-    if (n == 0) die_input(source, NULL, "no seed entities in \"%s\"", list);
+} seed_rows;
+
+static void add_row(seed_rows *s, int64_t row) {
+    s->rows = xrealloc(s->rows, sizeof *s->rows * (size_t)(s->n + 1));
+    s->rows[s->n++] = row;
+}
+
+static void seed_file_entry(void *ctx, const char *file, int64_t lineno, char **fields, int n) {
+    (void)n;
+    seed_rows *s = ctx;
+    char where[32];
+    snprintf(where, sizeof where, "line %lld", (long long)lineno);
+    add_row(s, name_resolve(s->names, fields[0], file, where));
+}
+
+int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
+    seed_rows s = {names, NULL, 0};
+    if (si->list) {
+        int k;
+        int64_t *rows = name_resolve_list(names, si->list, "--seeds", NULL, &k);
+        for (int i = 0; i < k; i++) add_row(&s, rows[i]);
+        free(rows);
+    }
+    for (int i = 0; i < si->names.n; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "occurrence %d", i + 1);
+        add_row(&s, name_resolve(names, si->names.v[i], "--seed", where));
+    }
+    if (si->file) names_file_read(si->file, seed_file_entry, &s);
+    if (s.n == 0) {
+        if (si->file && !si->list && !si->names.n) die_input(si->file, NULL, "no seed entities in the file");
+        die_input(si->list ? "--seeds" : "--seed", NULL, "no seed entities in \"%s\"", si->list ? si->list : "");
+    }
+    *n = s.n;
+    return s.rows;
+}
+
+void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names) {
+    int n;
+    int64_t *rows = seed_input_resolve(si, names, &n);
     query_rows *q = append(ql, class_name);
     q->nseeds = n;
     q->rows = rows;
@@ -114,17 +139,13 @@ static void load_file(query_list *ql, const char *path, const dists *d, const na
         if (!strcmp(line, "EXIT")) break;
         char where[32];
         snprintf(where, sizeof where, "line %d", lineno);
-        if (strchr(line, ',')) {
-            query_rows *q = append(ql, cls);
-            q->rows = resolve_list(line, names, path, where, &q->nseeds);
+        query_rows *q = append(ql, cls);
+        if (line[strspn(line, "0123456789 ")]) { /* not a line of eids: names */
+            q->rows = name_resolve_list(names, line, path, where, &q->nseeds);
             continue;
         }
-        query_rows *q = append(ql, cls);
-        for (char *save = NULL, *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-            char *end;
-            long long eid = strtoll(tok, &end, 10);
-            if (*end || end == tok || eid < 0)
-                die_input(path, where, "expected seed eids separated by spaces (or names separated by commas), found \"%s\"", tok);
+        for (char *save = NULL, *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            long long eid = strtoll(tok, NULL, 10);
             int64_t row = dists_row_of(d, eid);
             if (row < 0) die_input(path, where, "seed eid %lld has no row in %s", eid, d->path);
             q->rows = xrealloc(q->rows, sizeof(int64_t) * (size_t)(q->nseeds + 1));

@@ -6,9 +6,10 @@
  *    seed eid must be an entity of the dataset's entity2id.txt (when it has one)
  *    and have a row in the dists — otherwise exit 3 naming class and query;
  *  - a query file (a regular file named *.txt): class = the file's stem, one
- *    query per line, "EXIT" ends it; a line with a comma lists names or eids
- *    separated by commas, else seed eids separated by spaces (dataset format);
- *  - a list "Ohio,Texas,Iowa" (names or eids, common/entitynames.h).
+ *    query per line, "EXIT" ends it; a line of integers separated by spaces is
+ *    seed eids (dataset format), any other line names, aliases or eids
+ *    separated by tabs, or by commas when it has no tab (schemas/queries.md);
+ *  - seeds typed on the command line (seed_input below; common/entitynames.h).
  * Queries keep file order; `index` counts queries within their class (0-based). */
 #ifndef PROBEXPAN_QUERIES_H
 #define PROBEXPAN_QUERIES_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "artifacts/dists.h"
+#include "base/cli.h"
 #include "dataset/entitynames.h"
 
 typedef struct {
@@ -32,12 +34,26 @@ typedef struct {
 
 /* Loads a dataset's query/ folder or a query file (see above). */
 void queries_load(query_list *ql, const char *path, const dists *d, const name_index *names);
-/* Appends one query made of the comma-separated `list` (exit 3 when empty). */
-void queries_add_list(query_list *ql, const char *class_name, const char *list, const name_index *names,
-                      const char *source);
-/* Resolves a comma-separated list to rows (*n of them; malloc'd); messages name
- * `source`, then `where` (may be NULL) and the item number. */
-int64_t *resolve_list(const char *list, const name_index *names, const char *source, const char *where, int *n);
+
+/* Seeds as a person types them; the three sources may be combined, in this order:
+ *   --seeds LIST       names, aliases or eids separated by commas
+ *   --seed NAME        one name (commas kept), repeatable
+ *   --seeds-file FILE  one name, alias or eid per line (names-file rules:
+ *                      blank lines and '#' comments skipped, fields after a tab ignored) */
+typedef struct {
+    const char *list;
+    cli_list names;
+    const char *file;
+} seed_input;
+#define SEED_CLI_OPTIONS(si)                                                                                  \
+    {"seeds", OPT_STRING, &(si).list, "LIST", "seed names, aliases or eids, comma-separated", 0, 0},          \
+    {"seed", OPT_LIST, &(si).names, "NAME", "one seed name, alias or eid (may contain commas)", 0, 0},        \
+    {"seeds-file", OPT_STRING, &(si).file, "FILE", "seed names, aliases or eids, one per line", 0, 0}
+int seed_input_given(const seed_input *si);
+/* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
+int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n);
+/* Appends one query made of the seeds given (seed_input_resolve). */
+void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names);
 void query_list_free(query_list *ql);
 /* Distinct class names in first-appearance order (pointers into ql; malloc'd array). */
 int query_classes(const query_list *ql, const char ***classes);

@@ -33,6 +33,14 @@ if annotate --entities ents.tsv --out o/d1 a.txt 2>err && [ "$(js o/d1/sentences
 grep -q 'done: 1 documents, 5 sentences kept, 8 mentions, 6 entities kept, 0 dropped' err &&
     pass summary_line || fail summary_line "$(tail -n 1 err)"
 
+[ "$(cat o/d1/aliases.txt)" = "$(printf 'New York\tNYC\tBig Apple\nU.S.\tUnited States')" ] &&
+    pass aliases_written || fail aliases_written "$(cat o/d1/aliases.txt)"
+# '#' starts a comment: a comment line, and fields from a '#' field on (the names file discovery writes)
+printf '# reviewed list\nYork\t# 2 mentions\tfrom York to\nNew York\tNYC\t#\tBig Apple\n' >comm.tsv
+ann --entities comm.tsv --out o/comm a.txt
+[ "$(cut -f1 o/comm/entity2id.txt | tr '\n' ,)" = 'York,New York,' ] && [ "$(cat o/comm/aliases.txt)" = "$(printf 'New York\tNYC')" ] &&
+    pass names_file_comments || fail names_file_comments "$(cat o/comm/entity2id.txt o/comm/aliases.txt)"
+
 # --- case ----------------------------------------------------------------------
 printf 'Texas\n' >tx.tsv
 printf 'texas TEXAS Texas.\n' >tx.txt
@@ -118,7 +126,7 @@ expect_exit unreadable_archive_member 3 'trunc\.tar\.gz: d/big\.txt: unreadable 
 printf 'no tab here\n' >noids.txt
 expect_exit ids_without_tab 3 'noids\.txt: line 1: expected ID<TAB>text' annotate --lines --ids --entities st.tsv --out o/x noids.txt
 expect_exit missing_out_is_usage 2 '--out is required' annotate --entities st.tsv st.txt
-[ -z "$(ls -A o | grep -v -e '^d1$' -e '^cs$' -e '^ci$' -e '^mm$' -e '^e2i$' -e '^mt$' -e '^ids$' -e '^lines$' -e '^arch.tar.gz$' -e '^fold$' -e '^zu$' -e '^c1$' -e '^c2$' -e '^catalog')" ] &&
+[ -z "$(ls -A o | grep -v -e '^d1$' -e '^cs$' -e '^ci$' -e '^mm$' -e '^e2i$' -e '^mt$' -e '^ids$' -e '^lines$' -e '^arch.tar.gz$' -e '^fold$' -e '^zu$' -e '^c1$' -e '^c2$' -e '^comm$' -e '^catalog')" ] &&
     pass no_partial_output || fail no_partial_output "$(ls -A o | tr '\n' ' ')"
 annotate --help | grep -q '^e.g.:' && pass help || fail help
 

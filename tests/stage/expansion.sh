@@ -39,6 +39,22 @@ expect_exit expand_unknown_name 3 'unknown entity "Ohoi".*closest names: "Ohio" 
     expand --dists "$WORK/a.mp" --seeds "Ohoi,Texas" --out "$WORK/x.mp"
 expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative-seeds Oregon --size 2 --names --out "$WORK/neg.mp" >"$WORK/names" 2>/dev/null
 grep -qx ' -> Utah, Chicago' "$WORK/names" && pass expand_negative_seeds || fail expand_negative_seeds "$(cat "$WORK/names")"
+# seeds as people write them: aliases (a names file), --seed with a comma, --seeds-file
+printf 'Ohio\tBuckeye State\t# 3 mentions\tcontext\nTexas\tLone Star State, The\nIowa\tHawkeye State\n' >"$WORK/aliases.tsv"
+expand --dists "$WORK/a.mp" --aliases "$WORK/aliases.tsv" --seeds "buckeye state" --seed "Lone Star State, The" \
+    --seed Iowa --size 2 --names --out "$WORK/alias.mp" >"$WORK/names" 2>"$WORK/err"
+grep -qx ' -> Oregon, Utah' "$WORK/names" && pass expand_aliases_and_seed || fail expand_aliases_and_seed "$(cat "$WORK/names" "$WORK/err")"
+printf 'Hawkeye State\n\n# a comment\nTexas\n10\n' >"$WORK/seeds.txt"
+expand --dists "$WORK/a.mp" --aliases "$WORK/aliases.tsv" --seeds-file "$WORK/seeds.txt" --size 2 --out "$WORK/sf.mp" 2>/dev/null
+[ "$(inspect "$WORK/sf.mp" | sed -n 3p | jq -c '.seeds')" = '[12,11,10]' ] && pass expand_seeds_file || fail expand_seeds_file
+expect_exit expand_alias_without_aliases 3 '\-\-seed: occurrence 1: unknown entity "Hawkeye State"' \
+    expand --dists "$WORK/a.mp" --seed "Hawkeye State" --out "$WORK/x.mp"
+printf '# nothing\n\n' >"$WORK/noseeds.txt"
+expect_exit expand_seeds_file_empty 3 'noseeds.txt: no seed entities in the file' \
+    expand --dists "$WORK/a.mp" --seeds-file "$WORK/noseeds.txt" --out "$WORK/x.mp"
+printf 'Ohio\n' >"$WORK/oneline.txt"
+expand --dists "$WORK/a.mp" --queries "$WORK/oneline.txt" --size 1 --out "$WORK/one.mp" 2>/dev/null
+[ "$(inspect "$WORK/one.mp" | sed -n 3p | jq -c '.seeds')" = '[10]' ] && pass query_file_single_name || fail query_file_single_name
 printf 'Ohio, Texas\n10 11 12\nEXIT\n13 14\n' >"$WORK/mystates.txt"
 expand --dists "$WORK/a.mp" --queries "$WORK/mystates.txt" --size 1 --out "$WORK/file.mp" 2>/dev/null
 [ "$(inspect "$WORK/file.mp" | tail -n +3 | jq -c '[.class, .query, .seeds]' | tr -d '\n')" = '["mystates",0,[10,11]]["mystates",1,[10,11,12]]' ] &&
@@ -100,7 +116,7 @@ expect_exit rerank_other_dists 3 'expanded over 9 entities, but .*small\.mp has 
 expect_exit empty_gt_file 3 'gt/cities.txt: empty ground truth' evaluate --gt "$WORK/bad" "$WORK/ranked.mp"
 expect_exit evaluate_seeds_need_gt 3 'records no dataset.*--gt' evaluate "$WORK/seeds.mp"
 printf '10 11 oops\n' >"$WORK/typo.txt"
-expect_exit query_file_bad_token 3 'typo.txt: line 1: expected seed eids separated by spaces.*"oops"' \
+expect_exit query_file_bad_token 3 'typo.txt: line 1 item 1: unknown entity "10 11 oops"' \
     expand --dists "$WORK/a.mp" --queries "$WORK/typo.txt" --out "$WORK/x.mp"
 printf '\n10 18\n' >"$WORK/lonely.txt"
 expect_exit query_file_eid_not_in_dists 3 'lonely.txt: line 2: seed eid 18 has no row in' \

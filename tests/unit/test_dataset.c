@@ -238,7 +238,7 @@ static void test_bad_other(void) {
     EXPECT_BAD(read_gt_fn, tp("badgt2"), "gt/x.txt: line 1: expected eid<TAB>name<TAB>label");
     make_dataset("badq");
     write_file("badq/query/x.txt", "1 2\n1 two 3\n");
-    EXPECT_BAD(read_queries_fn, tp("badq"), "query/x.txt: line 2: expected space-separated seed eids");
+    EXPECT_BAD(read_queries_fn, tp("badq"), "query/x.txt: line 2 item 1: unknown entity \"1 two 3\"");
     /* a NUL used to end the line early: "1 2\0 junk" gave seeds {1, 2}, "EXIT\0x" ended the file */
     make_dataset("nulq");
     static const char nul_seeds[] = "10 11\n1 2\0 junk\n";
@@ -263,6 +263,27 @@ static void test_bad_other(void) {
 
 /* Truncated archive: a large sentences.json cut in half must die with exit 3
  * (and not deliver a silently shortened file). */
+/* Query lines of names: separated by tabs (names may hold commas) or commas;
+ * aliases from aliases.txt; an alias of two entities is ambiguous. */
+static void test_named_queries(void) {
+    make_dataset("named");
+    write_file("named/entity2id.txt", "Ohio\t10\nTexas\t11\nSmith, John\t12\nZürich\t7\n");
+    write_file("named/aliases.txt", "Ohio\tBuckeye State\t# comment\tnot an alias\nZürich\tZurich\nDropped\tGone\n");
+    write_file("named/query/states.txt", "10 11\n buckeye state , texas\nSmith, John\tZurich\t11\n");
+    write_file("named/query/cities.txt", "12 7\n");
+    query_set qs;
+    dataset_read_queries(tp("named"), &qs);
+    CHECK(qs.n == 4);
+    CHECK(!strcmp(qs.q[2].class_name, "states") && qs.q[2].nseeds == 2 && qs.q[2].seeds[0] == 10 && qs.q[2].seeds[1] == 11);
+    CHECK(qs.q[3].nseeds == 3 && qs.q[3].seeds[0] == 12 && qs.q[3].seeds[1] == 7 && qs.q[3].seeds[2] == 11);
+    query_set_free(&qs);
+    write_file("named/query/states.txt", "not an alias\n");
+    EXPECT_BAD(read_queries_fn, tp("named"), "query/states.txt: line 1 item 1: unknown entity \"not an alias\"");
+    write_file("named/aliases.txt", "Ohio\tOH\nTexas\toh\n");
+    write_file("named/query/states.txt", "Texas, OH\n");
+    EXPECT_BAD(read_queries_fn, tp("named"), "line 1 item 2: \"OH\" is an alias of several entities: \"Ohio\" (eid 10), \"Texas\" (eid 11)");
+}
+
 static void test_truncated(void) {
     make_dataset("big");
     char *big = xmalloc(3000000);
@@ -340,6 +361,7 @@ TEST_MAIN_BEGIN("test_dataset")
     RUN(test_archives);
     RUN(test_bad_entities);
     RUN(test_bad_other);
+    RUN(test_named_queries);
     RUN(test_truncated);
     RUN(test_mini);
     char cmd[300];
