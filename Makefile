@@ -7,8 +7,15 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 BIN      ?= bin
 CC       ?= cc
-DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base jq
+DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base jq libopenmpi-dev openmpi-bin
 PKGS     := openblas msgpack libarchive jansson libutf8proc sqlite3
+# MPI (Open MPI) when installed: the MPI-capable stages then split their work across the
+# ranks of `mpirun`; without it every program runs single-process (MPI=0 forces that).
+MPI      ?= $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1 || echo 0)
+ifeq ($(MPI),1)
+PKGS     += ompi-c
+MPI_DEFS := -DPROBEXPAN_MPI
+endif
 
 OPT      ?= -O2
 ifeq ($(NATIVE),1)
@@ -17,7 +24,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS   ?= $(OPT) -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Icommon $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Icommon $(MPI_DEFS) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm -pthread
 
 COMMON_SRC := $(wildcard common/*/*.c)
@@ -28,7 +35,7 @@ TEST_SRC   := $(wildcard tests/unit/test_*.c)
 TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB        := $(BUILD)/libprobexpan.a
 
-.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns
+.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-mpi
 all: $(PROGRAMS) $(TEST_PROGS)
 
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*/*.h)

@@ -8,7 +8,8 @@
  * Mode --samples FILE --out dists.mp: for every entity row of a samples artifact, the mean
  * over its samples of softmax(head) and of log-softmax, streamed into a dists artifact
  * (common/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
- * samples of an entity (seeded draw, --seed).
+ * samples of an entity (seeded draw, --seed). Under mpirun the ranks split the forward
+ * batches and rank 0 writes the artifact, identical to a single-process run.
  * (Each mode is one run_* function below; main only parses options and dispatches.) */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "nn/bert.h"
 #include "catalog/catalog.h"
 #include "base/cli.h"
+#include "base/cluster.h"
 #include "model/entity_dists.h"
 #include "nn/entity_head.h"
 #include "base/error.h"
@@ -163,7 +165,9 @@ int main(int argc, char **argv) {
     if (!model) die_usage("--model is required");
     if (!ids == !samples_path) die_usage("a mode is required: --samples FILE --out FILE, or --ids FILE|-");
     if (samples_path && !out) die_usage("--samples needs --out FILE");
-    run_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
+    cluster_init(&argc, &argv);
+    if (ids && cluster_size() > 1) die_usage("--ids runs as one process; only --samples splits across mpirun ranks");
+    if (cluster_rank() == 0) run_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
     infer_model m;
     model_load(&m, model);
     if (samples_path) {

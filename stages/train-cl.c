@@ -14,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "model/cl_train.h"
 #include "base/cli.h"
+#include "base/cluster.h"
 #include "model/contrastive_pairs.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -44,6 +45,10 @@ int main(int argc, char **argv) {
                            "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/cl-1 --seed 1",
                            "build-samples --contrastive, train-mlm, infer", opts, 0};
     cli_parse(&spec, argc, argv);
+    cluster_init(&argc, &argv);
+    if (cluster_size() > 1)
+        die_usage("train-cl runs as one process (its contrastive loss and BatchNorm couple the whole batch); run it "
+                  "without mpirun");
     if (!pairs_path) die_usage("--pairs is required");
     if (!o.out) die_usage("--out is required");
     const cl_preset *preset = cl_preset_find(preset_name);

@@ -6,11 +6,18 @@
  * on batches of --batch. The bottom --frozen-layers are frozen and their output comes from
  * a shared float16 cache. After every epoch OUT/epoch-N/ is written (HF layout + head +
  * optimizer and rng state) and OUT/final points to it; --resume continues from the last
- * complete epoch with the same result as an uninterrupted run. */
+ * complete epoch with the same result as an uninterrupted run.
+ *
+ * Under mpirun (`mpirun -np R train-mlm …`) the ranks are data-parallel replicas: each takes
+ * a contiguous share of every global batch, the gradients are summed over the ranks before
+ * the AdamW step, and rank 0 writes the checkpoints and the catalog record; the frozen-prefix
+ * cache is built by all ranks (common/artifacts/prefix_cache). Same global batch, same
+ * result within float rounding; checkpoints resume under any rank count. */
 #include <stdio.h>
 
 #include "catalog/catalog.h"
 #include "base/cli.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "model/trainer.h"
@@ -26,7 +33,8 @@ int main(int argc, char **argv) {
         "build-samples, infer, train-cl", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!o.out) die_usage("--out is required");
-    run_begin(o.out);
+    cluster_init(&argc, &argv);
+    if (cluster_rank() == 0) run_begin(o.out); /* one catalog record for the whole job */
     trainer t;
     trainer_open(&t, &o);
     trainer_start(&t);

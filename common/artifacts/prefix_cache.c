@@ -12,6 +12,7 @@
 
 #include "format/artifact.h"
 #include "catalog/catalog.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/sha256.h"
@@ -71,14 +72,67 @@ static void begin_chunk(artifact_writer *w, uint64_t nbytes) {
     put_bin32_header(pk, (uint32_t)nbytes);
 }
 
+/* The next forward batch: samples [j0, returned j) packed up to BUILD_TOKENS tokens. The
+ * packing depends only on the samples, so every rank computes the same batch boundaries. */
+static int64_t next_batch(const samples *s, const bert_model *m, int64_t j0, bert_batch *b, int32_t *ids) {
+    int64_t S = samples_count(s), j = j0;
+    bert_batch_clear(b);
+    while (j < S && (b->T == 0 || b->T + samples_length(s, j) <= BUILD_TOKENS)) {
+        int len = samples_tokens(s, j, ids);
+        if (bert_batch_add(b, ids, len, m->cfg.mask_token_id, m->cfg.max_pos))
+            die_input(samples_path(s), "sample", "sample %lld cannot be encoded (no [MASK] or longer than %d positions)",
+                      (long long)j, m->cfg.max_pos);
+        j++;
+    }
+    return j;
+}
+
+/* The prefix output of one batch as 16-bit rows in half [b->T, H]. */
+static void encode_batch(const bert_model *m, const bert_batch *b, int bf16, float *out, uint16_t *half) {
+    int H = m->cfg.hidden;
+    bert_forward_prefix(m, b, bert_prefix_layers(m), out);
+    size_t n = (size_t)b->T * H;
+    if (bf16) f32_to_bf16_n(half, out, n);
+    else f32_to_f16_n(half, out, n);
+    for (size_t i = 0; i < n && !bf16; i++)
+        if (fabsf(out[i]) >= 65520.0f) /* rounds to infinity in float16 */
+            die("frozen-prefix value %g does not fit float16; use --cache-dtype bf16", (double)out[i]);
+}
+
+/* Builds the cache file. In an MPI job every rank calls this: batch k is encoded by rank
+ * k mod ranks and sent to rank 0, which writes the batches in order — the same batches as
+ * one process, so the file is byte-identical for the same thread count per rank. */
 static void build(const char *path, const samples *s, const char *samples_sha, const bert_model *m,
                   const char *encoder_src, const char *fp, int bf16) {
     int H = m->cfg.hidden, P = bert_prefix_layers(m), L = samples_max_length(s);
+    int R = cluster_size(), rank = cluster_rank();
     int64_t S = samples_count(s), T = 0;
     for (int64_t j = 0; j < S; j++) T += samples_length(s, j);
+    bert_batch b = {0};
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)L);
+    float *out = xmalloc(sizeof(float) * (size_t)(BUILD_TOKENS + L) * H);
+    uint16_t *half = xmalloc(sizeof(uint16_t) * (size_t)(BUILD_TOKENS + L) * H);
+    if (rank > 0) { /* a worker: encode my batches, send them to rank 0 */
+        int64_t k = 0;
+        for (int64_t j0 = 0; j0 < S; k++) {
+            int64_t j = next_batch(s, m, j0, &b, ids);
+            if (k % R == rank) {
+                encode_batch(m, &b, bf16, out, half);
+                cluster_send(half, (size_t)b.T * H * 2, 0);
+            }
+            j0 = j;
+        }
+        bert_batch_free(&b);
+        free(ids);
+        free(out);
+        free(half);
+        return;
+    }
     int64_t ct = chunk_tokens_for(H), nchunks = (T + ct - 1) / ct;
-    log_info("building the frozen-prefix cache %s: %lld samples, %lld tokens, %.1f MB (%s)", path,
-             (long long)S, (long long)T, (double)T * H * 2 / 1e6, bf16 ? "bf16" : "f16");
+    char ranks[32] = "";
+    if (R > 1) snprintf(ranks, sizeof ranks, ", %d ranks", R);
+    log_info("building the frozen-prefix cache %s: %lld samples, %lld tokens, %.1f MB (%s)%s", path,
+             (long long)S, (long long)T, (double)T * H * 2 / 1e6, bf16 ? "bf16" : "f16", ranks);
     artifact_writer *w = artifact_create(path, CACHE_KIND, CACHE_SCHEMA);
     artifact_param_int(w, "frozen_layers", m->frozen);
     artifact_param_int(w, "prefix_layers", P);
@@ -101,32 +155,14 @@ static void build(const char *path, const samples *s, const char *samples_sha, c
     mp_kv_int(pk, "chunk_tokens", ct);
     mp_kv_int(pk, "chunks", nchunks);
 
-    bert_batch b = {0};
-    bert_batch_clear(&b);
-    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)L);
-    float *out = xmalloc(sizeof(float) * (size_t)(BUILD_TOKENS + L) * H);
-    uint16_t *half = xmalloc(sizeof(uint16_t) * (size_t)(BUILD_TOKENS + L) * H);
-    int64_t written = 0, chunk_left = 0;
+    int64_t written = 0, chunk_left = 0, k = 0;
     progress pr;
     progress_start(&pr, "prefix cache", "samples", S);
     double t0 = now_seconds();
-    for (int64_t j0 = 0; j0 < S;) {
-        bert_batch_clear(&b);
-        int64_t j = j0;
-        while (j < S && (b.T == 0 || b.T + samples_length(s, j) <= BUILD_TOKENS)) {
-            int len = samples_tokens(s, j, ids);
-            if (bert_batch_add(&b, ids, len, m->cfg.mask_token_id, m->cfg.max_pos))
-                die_input(samples_path(s), "sample", "sample %lld cannot be encoded (no [MASK] or longer than %d positions)",
-                          (long long)j, m->cfg.max_pos);
-            j++;
-        }
-        bert_forward_prefix(m, &b, P, out);
-        size_t n = (size_t)b.T * H;
-        if (bf16) f32_to_bf16_n(half, out, n);
-        else f32_to_f16_n(half, out, n);
-        for (size_t i = 0; i < n && !bf16; i++)
-            if (fabsf(out[i]) >= 65520.0f) /* rounds to infinity in float16 */
-                die("frozen-prefix value %g does not fit float16; use --cache-dtype bf16", (double)out[i]);
+    for (int64_t j0 = 0; j0 < S; k++) {
+        int64_t j = next_batch(s, m, j0, &b, ids);
+        if (k % R == 0) encode_batch(m, &b, bf16, out, half);
+        else cluster_recv(half, (size_t)b.T * H * 2, (int)(k % R));
         for (int64_t t = 0; t < b.T;) {      /* stream token rows into the chunks */
             if (chunk_left == 0) {
                 chunk_left = T - written < ct ? T - written : ct;
@@ -215,12 +251,31 @@ static prefix_cache *open_cache(const char *path, const samples *s, const char *
     return c;
 }
 
+/* Rank 0 of an MPI job: the exclusive lock that one process holds while building. Other
+ * ranks: -1. */
+static int rank0_lock(const char *path) {
+    if (cluster_rank() != 0) return -1;
+    char *lock = xasprintf("%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT, 0666);
+    if (fd < 0) die_errno("cannot open the lock file %s", lock);
+    if (flock(fd, LOCK_EX)) die_errno("cannot lock %s", lock);
+    free(lock);
+    return fd;
+}
+
 prefix_cache *prefix_cache_obtain(const char *path, const samples *s, const char *samples_sha,
                                   const bert_model *m, const char *encoder_src, const char *dtype) {
     if (strcmp(dtype, "f16") && strcmp(dtype, "bf16")) die_usage("--cache-dtype: '%s' is not f16 or bf16", dtype);
     char fp[65];
     prefix_fingerprint(m, fp);
-    if (access(path, F_OK) != 0) {
+    if (cluster_size() > 1) { /* rank 0 holds the lock and decides; all ranks build */
+        int fd = rank0_lock(path);
+        int64_t need = cluster_rank() == 0 && access(path, F_OK) != 0;
+        cluster_sum_i64(&need, 1);
+        if (need) build(path, s, samples_sha, m, encoder_src, fp, !strcmp(dtype, "bf16"));
+        cluster_barrier();
+        if (fd >= 0) close(fd);
+    } else if (access(path, F_OK) != 0) {
         char *lock = xasprintf("%s.lock", path);
         int fd = open(lock, O_RDWR | O_CREAT, 0666);
         if (fd < 0) die_errno("cannot open the lock file %s", lock);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "artifacts/dists.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/rng.h"
@@ -28,15 +29,13 @@ typedef struct {
     float *out_p, *out_l;
     int64_t cur, cur_n;               /* its row, samples added so far */
     int64_t rows_done, samples_done;
+    int64_t batch_no;                 /* batches ended so far */
 } run_state;
 
-/* Runs the batch and folds every sample into the accumulator of its entity, writing
- * each entity's row as soon as its last sample is in. */
-static void flush(run_state *r) {
+/* Folds the batch's log-softmax rows into the accumulator of their entity, writing each
+ * entity's row as soon as its last sample is in (rank 0 only). */
+static void fold(run_state *r) {
     int B = r->b.B, V = r->V;
-    if (!B) return;
-    bert_forward_infer(r->m, &r->b, r->hid);
-    entity_head_forward(r->h, r->hid, B, r->dense, r->gelu, r->logp);
     for (int i = 0; i < B; i++) {
         const float *lp = r->logp + (size_t)i * V;
         double z = 0;
@@ -59,6 +58,23 @@ static void flush(run_state *r) {
             r->cur_n = 0;
         }
     }
+}
+
+/* Ends the batch being packed: batch k is run by rank k mod ranks; rank 0 receives the
+ * others' log-softmax rows and folds every batch in order, so the artifact is the same
+ * whatever the number of ranks (for the same threads per rank). */
+static void flush(run_state *r) {
+    int B = r->b.B, R = cluster_size(), rank = cluster_rank(), owner = (int)(r->batch_no++ % R);
+    if (!B) return;
+    size_t bytes = sizeof(float) * (size_t)B * r->V;
+    if (owner == rank) {
+        bert_forward_infer(r->m, &r->b, r->hid);
+        entity_head_forward(r->h, r->hid, B, r->dense, r->gelu, r->logp);
+        if (rank > 0) cluster_send(r->logp, bytes, 0);
+    } else if (rank == 0) {
+        cluster_recv(r->logp, bytes, owner);
+    }
+    if (rank == 0) fold(r);
     r->samples_done += B;
     bert_batch_clear(&r->b);
 }
@@ -86,18 +102,20 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     r.h = h;
     r.V = h->V;
     r.H = m->cfg.hidden;
-    r.w = dists_create(out_path, &t);
+    if (cluster_rank() == 0) { /* the one writer */
+        r.w = dists_create(out_path, &t);
+        artifact_writer *a = dists_artifact(r.w);
+        artifact_param_int(a, "max_samples_per_entity", max_per_entity);
+        artifact_param_int(a, "seed", (int64_t)seed);
+        /* resolved paths, as the catalog records outputs: lineage then finds the model
+         * (OUT/final -> OUT/epoch-N) and the samples artifact */
+        char *rm = realpath(model_dir, NULL), *rs = realpath(samples_path(s), NULL);
+        artifact_add_input(a, rm ? rm : model_dir);
+        artifact_add_input(a, rs ? rs : samples_path(s));
+        free(rm);
+        free(rs);
+    }
     entity_table_free(&t);
-    artifact_writer *a = dists_artifact(r.w);
-    artifact_param_int(a, "max_samples_per_entity", max_per_entity);
-    artifact_param_int(a, "seed", (int64_t)seed);
-    /* resolved paths, as the catalog records outputs: lineage then finds the model
-     * (OUT/final -> OUT/epoch-N) and the samples artifact */
-    char *rm = realpath(model_dir, NULL), *rs = realpath(samples_path(s), NULL);
-    artifact_add_input(a, rm ? rm : model_dir);
-    artifact_add_input(a, rs ? rs : samples_path(s));
-    free(rm);
-    free(rs);
 
     int Bmax = (int)(ENTITY_DISTS_BATCH_FLOATS / r.V);
     if (Bmax < 1) Bmax = 1;
@@ -143,11 +161,11 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
             r.row[r.b.B - 1] = e;
             r.tot[r.b.B - 1] = k;
         }
-        progress_update(&pr, r.rows_done);
+        progress_update(&pr, e + 1);
     }
     flush(&r);
     progress_end(&pr);
-    dists_commit(r.w);
+    if (r.w) dists_commit(r.w);
     entity_dists_stats st = {r.rows_done, r.samples_done};
     bert_batch_free(&r.b);
     free(r.row);

@@ -10,7 +10,12 @@
  * to 1 within float rounding (~1e-7).
  *
  * max_per_entity > 0 caps the samples of an entity: a seeded draw without replacement
- * (one rng stream over the rows in order, so the draw depends only on seed). */
+ * (one rng stream over the rows in order, so the draw depends only on seed).
+ *
+ * In an MPI job (common/base/cluster) every rank calls entity_dists_write: all ranks form the
+ * same batches, batch k is run by rank k mod ranks, and rank 0 receives the log-softmax rows,
+ * accumulates them in batch order and writes the artifact — byte-identical to one process
+ * with the same threads per rank. Other ranks write nothing. */
 #ifndef PROBEXPAN_ENTITY_DISTS_H
 #define PROBEXPAN_ENTITY_DISTS_H
 

@@ -17,6 +17,7 @@
 #include "catalog/catalog.h"
 #include "nn/checkpoint.h"
 #include "model/epoch_sampler.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "nn/mep_loss.h"
@@ -311,9 +312,10 @@ void trainer_start(trainer *t) {
     if (last) {
         restore(t, last);
         t->first_epoch = last + 1;
-    } else {
+    } else if (cluster_rank() == 0) {
         remove_old_epochs(t->o.out);
     }
+    cluster_barrier();
 }
 
 const char *trainer_resumed_dir(const trainer *t) {
@@ -376,22 +378,72 @@ void trainer_add_input(trainer *t, const char *path) {
     t->extra_input[t->nextra_inputs++] = real;
 }
 
+/* Sums the trainable gradients (and has_grad flags) of all ranks into every rank, so that
+ * each replica takes the same AdamW step. One message for all tensors. */
+static void sync_grads(trainer *t) {
+    if (cluster_size() == 1) return;
+    size_t total = 0;
+    for (int i = 0; i < t->nlists; i++)
+        for (int k = 0; k < t->lists[i]->n; k++)
+            if (t->lists[i]->p[k].grad) total += (size_t)t->lists[i]->p[k].numel + 1;
+    float *buf = xmalloc(sizeof(float) * (total ? total : 1));
+    size_t off = 0;
+    for (int i = 0; i < t->nlists; i++)
+        for (int k = 0; k < t->lists[i]->n; k++) {
+            param_t *p = &t->lists[i]->p[k];
+            if (!p->grad) continue;
+            if (p->has_grad) memcpy(buf + off, p->grad, sizeof(float) * (size_t)p->numel);
+            else memset(buf + off, 0, sizeof(float) * (size_t)p->numel);
+            buf[off + (size_t)p->numel] = (float)p->has_grad;
+            off += (size_t)p->numel + 1;
+        }
+    cluster_sum_f32(buf, total);
+    off = 0;
+    for (int i = 0; i < t->nlists; i++)
+        for (int k = 0; k < t->lists[i]->n; k++) {
+            param_t *p = &t->lists[i]->p[k];
+            if (!p->grad) continue;
+            memcpy(p->grad, buf + off, sizeof(float) * (size_t)p->numel);
+            p->has_grad = buf[off + (size_t)p->numel] > 0;
+            off += (size_t)p->numel + 1;
+        }
+    free(buf);
+}
+
 double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step) {
-    int V = t->head.V;
-    ensure_batch_buffers(t, n);
-    trainer_load_batch(t, ids, n);
+    int V = t->head.V, R = cluster_size(), r = cluster_rank();
+    /* Data parallelism: rank r takes samples [lo, hi) of the global batch; its gradient is
+     * scaled by its share (hi-lo)/n so that the sum over ranks is the global batch mean. */
+    int lo = (int)((int64_t)n * r / R), hi = (int)((int64_t)n * (r + 1) / R), m = hi - lo;
     for (int i = 0; i < t->nlists; i++) param_list_zero_grad(t->lists[i]);
-    bert_forward_train(&t->m, t->acts, &t->b, trainer_prefix(t), t->hid);
-    entity_head_forward(&t->head, t->hid, n, t->dense, t->gelu, t->logp);
-    for (int i = 0; i < n; i++) {
-        t->labels[i] = (int)samples_entity(t->s, ids[i]);
-        const float *row = t->logp + (size_t)i * V;
-        int best = 0;
-        for (int v = 1; v < V; v++)
-            if (row[v] > row[best]) best = v;
-        t->correct += best == t->labels[i];
+    double part[2] = {0, 0}; /* loss sum, argmax hits */
+    if (m > 0) {
+        ensure_batch_buffers(t, m);
+        trainer_load_batch(t, ids + lo, m);
+        bert_forward_train(&t->m, t->acts, &t->b, trainer_prefix(t), t->hid);
+        entity_head_forward(&t->head, t->hid, m, t->dense, t->gelu, t->logp);
+        for (int i = 0; i < m; i++) {
+            t->labels[i] = (int)samples_entity(t->s, ids[lo + i]);
+            const float *row = t->logp + (size_t)i * V;
+            int best = 0;
+            for (int v = 1; v < V; v++)
+                if (row[v] > row[best]) best = v;
+            part[1] += best == t->labels[i];
+        }
+        double loss = mep_loss(t->logp, t->labels, m, V, t->o.smoothing, t->dlogp);
+        part[0] = loss * m;
+        if (m < n) {
+            float share = (float)m / (float)n;
+            for (size_t k = 0; k < (size_t)m * V; k++) t->dlogp[k] *= share;
+        }
+        if (isfinite(loss)) {
+            entity_head_backward(&t->head, t->hid, m, t->dense, t->gelu, t->logp, t->dlogp, t->dhid, t->scratch);
+            bert_backward(&t->m, t->acts, &t->b, t->dhid);
+        }
     }
-    double loss = mep_loss(t->logp, t->labels, n, V, t->o.smoothing, t->dlogp);
+    cluster_sum_f64(part, 2);
+    double loss = part[0] / n;
+    t->correct += (int64_t)part[1];
     if (!isfinite(loss)) {
         char where[64];
         snprintf(where, sizeof where, "epoch %d, step %lld", epoch, (long long)step);
@@ -399,8 +451,7 @@ double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_
         die_input(t->o.samples, where, "the loss is %s: training diverged (lower --lr?); %s", isnan(loss) ? "NaN" : "inf",
                   last ? "the last complete checkpoint is kept" : "no checkpoint was written");
     }
-    entity_head_backward(&t->head, t->hid, n, t->dense, t->gelu, t->logp, t->dlogp, t->dhid, t->scratch);
-    bert_backward(&t->m, t->acts, &t->b, t->dhid);
+    sync_grads(t);
     adamw_step(&t->opt);
     return loss;
 }
@@ -477,6 +528,7 @@ static void record_model(trainer *t, const char *dir) {
 }
 
 void trainer_save_epoch(trainer *t, int epoch, const st_entry *extra, int nextra) {
+    if (cluster_rank() != 0) return; /* the replicas are identical: rank 0 writes */
     char *tmp = xasprintf("%s/epoch-%d.tmp", t->o.out, epoch), *dir = xasprintf("%s/epoch-%d", t->o.out, epoch);
     rm_rf(tmp);
     checkpoint_save(tmp, &t->m.cfg, NULL, t->lists, t->nlists, extra, nextra);

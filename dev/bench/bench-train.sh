@@ -7,7 +7,7 @@
 # cached training rate, inference rate. A benchmark, not a test.
 set -eu
 BIN=$1 DIR=$2 DATA=$3 THREADS=$4 BASE_SENTENCES=$5 SPE=$6
-FIX=$(cd "$(dirname "$0")/../fixtures/train" && pwd)
+FIX=$(cd "$(dirname "$0")/../../tests/fixtures/train" && pwd)
 export PROBEXPAN_CATALOG=$DIR/catalog.sqlite
 mkdir -p "$DIR"
 cd "$DIR"

@@ -1,0 +1,64 @@
+# mpi.sh: the MPI-capable stages, 1 process vs 2 ranks on localhost (mpirun --oversubscribe).
+# The golden model (a pretrained HF directory: F = 1 frozen layer, so train-mlm builds the
+# frozen-prefix cache first) trains data-parallel: the cache is byte-identical, every step's
+# loss equals the single-process one within 1e-5 relative (one optimizer step per epoch, so
+# the per-epoch losses are the per-step losses), and infer over 2 ranks writes a byte-identical
+# dists artifact. A rank killed mid-run fails the job with a message naming it and leaves no
+# artifact under the final name. Skipped visibly without mpirun or in a build without MPI.
+source "$(dirname "$0")/lib.sh"
+source "$PROBEXPAN_ROOT/tests/fixtures/train/synth.sh"
+G=$SHARED/golden
+if ! command -v mpirun >/dev/null; then skip all "no mpirun (apt-get install openmpi-bin)"; exit 0; fi
+if ! ldd "$PROBEXPAN_BIN/train-mlm" 2>/dev/null | grep -q libmpi; then skip all "built without MPI (libopenmpi-dev)"; exit 0; fi
+if [ ! -f "$G/model.safetensors" ]; then skip all "no ../shared/golden"; exit 0; fi
+export SOURCE_DATE_EPOCH=1700000000 # artifacts' "created": byte comparisons
+MPI="mpirun --allow-run-as-root --oversubscribe -np 2"
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+# 50 entities (the golden head's size), 4 sentences each, on the golden vocabulary
+mk_synth "$WORK/syn" 50 4
+tokenize "$WORK/syn" --vocab "$G/vocab.txt" --out "$WORK/corpus.mp" --quiet &&
+    build-samples --corpus "$WORK/corpus.mp" --out "$WORK/s.mp" --quiet || { fail setup "tokenize/build-samples"; exit 0; }
+TR="train-mlm --samples $WORK/s.mp --model $G --batch 256 --samples-per-entity all --epochs 4 --lr 1e-3 --threads 1 --quiet"
+$TR --out "$WORK/one" --cache "$WORK/cache1.mp" 2>"$WORK/one.err" || fail train-one "$(tail -n 2 "$WORK/one.err")"
+expect_exit train-two-ranks 0 '' $MPI $TR --out "$WORK/two" --cache "$WORK/cache2.mp"
+check cache-byte-identical cmp "$WORK/cache1.mp" "$WORK/cache2.mp"
+state_losses() { sed -n '/"loss": \[/,/\]/p' "$1/final/trainer_state.json" | grep -Eo '[-0-9.eE+]+' ; }
+if paste <(state_losses "$WORK/one") <(state_losses "$WORK/two") |
+    awk 'NF == 2 {n++; d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5 * ($1 < 0 ? -$1 : $1)) bad++} END {exit !(n == 4 && !bad)}'; then
+    pass losses-per-step-equal
+else
+    fail losses-per-step-equal "$(paste <(state_losses "$WORK/one") <(state_losses "$WORK/two") | tr '\n' ' ')"
+fi
+check rank0-writes-checkpoints test -s "$WORK/two/epoch-4/model.safetensors"
+check one-catalog-record test "$(catalog runs 2>/dev/null | grep -Ec "^ +[0-9]+ +train-mlm .*--out $WORK/two( |\$)")" = 1
+# a checkpoint of a 2-rank job resumes in one process
+$TR --out "$WORK/two" --epochs 5 --resume 2>/dev/null
+check resume-other-rank-count test "$(readlink "$WORK/two/final")" = epoch-5
+
+# sharded inference: the same artifact
+IN="infer --model $WORK/one/final --samples $WORK/s.mp --threads 1 --quiet"
+$IN --out "$WORK/d1.mp" 2>/dev/null
+expect_exit infer-two-ranks 0 '' $MPI $IN --out "$WORK/d2.mp"
+check infer-byte-identical cmp "$WORK/d1.mp" "$WORK/d2.mp"
+expect_exit ids-mode-single-process 2 'one process' $MPI infer --model "$WORK/one/final" --ids /dev/null --quiet
+expect_exit train-cl-single-process 2 'one process' $MPI train-cl --samples "$WORK/s.mp" --model "$WORK/one/final" --out "$WORK/cl" --quiet
+
+# a rank that dies: kill rank 1 while the job runs -> the job fails, no artifact
+mk_synth "$WORK/big" 50 120
+tokenize "$WORK/big" --vocab "$G/vocab.txt" --out "$WORK/bigc.mp" --quiet && build-samples --corpus "$WORK/bigc.mp" --out "$WORK/bigs.mp" --quiet
+$MPI infer --model "$WORK/one/final" --samples "$WORK/bigs.mp" --out "$WORK/killed.mp" --threads 1 >"$WORK/kill.out" 2>&1 &
+job=$!
+victim=""
+for _ in $(seq 1 100); do # the rank-1 process (its environment names its rank)
+    for p in $(pgrep -f "infer --model $WORK/one/final --samples $WORK/bigs.mp" 2>/dev/null); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+    done
+    [ -n "$victim" ] && break
+    sleep 0.1
+done
+[ -n "$victim" ] && kill -9 "$victim"
+wait $job; rc=$?
+if [ -n "$victim" ] && [ $rc -ne 0 ]; then pass killed-rank-fails-job; else fail killed-rank-fails-job "victim '$victim', exit $rc"; fi
+check killed-rank-message grep -Eqi 'rank|process' "$WORK/kill.out"
+check killed-rank-no-artifact test ! -e "$WORK/killed.mp"
