@@ -12,9 +12,10 @@ tr -d '[]' <"$WORK/probs.jsonl" | tr ',' '\n' >"$WORK/got.txt"
 od -An -v -t f4 -w4 "$G/infer/probs.f32" >"$WORK/ref.txt"
 if paste "$WORK/got.txt" "$WORK/ref.txt" | awk '{d=$1-$2; if (d<0) d=-d; if (d>e) e=d; r=$2<0?-$2:$2; if (r>m) m=r; n++}
      END {exit !(n==800 && e <= 1e-4*m + 1e-6)}'; then pass golden_probs; else fail golden_probs "differs from infer/probs"; fi
-# the same from a file, with a batch size that splits the input
+# the same from a file, with a batch size that splits the input: equal within float32 rounding
+# (the batch shape changes which sgemm kernel OpenBLAS runs, so bits may differ: 1e-8 seen)
 infer --model "$G" --ids "$WORK/ids.txt" --batch 5 >"$WORK/probs2.jsonl" 2>/dev/null
-cmp -s "$WORK/probs.jsonl" "$WORK/probs2.jsonl" && pass batch_independent || fail batch_independent
+check batch_independent numbers_close "$WORK/probs.jsonl" "$WORK/probs2.jsonl" 1e-7 1e-4
 printf '101 5 6 102\n' >"$WORK/nomask.txt"
 expect_exit no_mask 3 'line 1: no \[MASK\]' infer --model "$G" --ids "$WORK/nomask.txt"
 printf '101 103 102\n101 103 x 102\n' >"$WORK/bad.txt"

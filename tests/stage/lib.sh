@@ -26,5 +26,16 @@ expect_exit() {
 mean_prob_rows() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' | grep '^\['; }
 # map10_of REPORT: overall MAP@10 of the first run of an evaluate report.
 map10_of() { inspect "$1" | tail -n 1 | jq '.runs[0].overall.map[0]'; }
+# numbers_close A B ABS REL: files A and B hold the same lines of JSON number arrays, each number
+# of A within ABS + REL*|b| of B's (for float results computed in another order: other batch
+# shapes or thread counts make BLAS pick other kernels, so the last bits differ).
+numbers_close() {
+    awk -F'[][, ]+' -v abs="$3" -v rel="$4" '
+        NR == FNR { n[FNR] = NF; for (i = 1; i <= NF; i++) a[FNR, i] = $i; lines = FNR; next }
+        { if (NF != n[FNR]) exit 1
+          for (i = 1; i <= NF; i++) { if ($i == "") continue; d = a[FNR, i] - $i; if (d < 0) d = -d; b = $i < 0 ? -$i : $i
+                                      if (d > abs + rel * b) exit 1 } }
+        END { if (FNR != lines) exit 1 }' "$1" "$2"
+}
 # check NAME cmd...: PASS when cmd succeeds.
 check() { local name=$1; shift; if "$@" >"$WORK/check.out" 2>&1; then pass "$name"; else fail "$name" "$(tail -n 3 "$WORK/check.out" | tr '\n' ' ')"; fi; }
