@@ -35,7 +35,7 @@ int sentence_parse(const sentence_opts *opts, const char *line, size_t len, sent
     long bad = wp_utf8_invalid_at(line, len);
     if (bad >= 0) BAD("invalid UTF-8 at byte %ld of the line", bad + 1);
     json_error_t jerr;
-    root = json_loadb(line, len, 0, &jerr);
+    root = json_loadb(line, len, JSON_ALLOW_NUL, &jerr); /* "\u0000" is valid JSON; the tokenizer drops NUL */
     if (!root) BAD("malformed JSON at column %d: %s", jerr.column, jerr.text);
     if (!json_is_object(root)) BAD("expected a JSON object per line");
     json_t *tokens = json_object_get(root, "tokens"), *mentions = json_object_get(root, "entityMentions");

@@ -141,9 +141,9 @@ static int classify(int32_t c) {
         return CH_KEEP;
     }
     if (c == 0xFFFD) return CH_DROP;
-    switch (utf8proc_category(c)) {
-    case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF:
-    case UTF8PROC_CATEGORY_CS: case UTF8PROC_CATEGORY_CO: return CH_DROP;
+    switch (utf8proc_category(c)) { /* unassigned code points (Cn) stay, as in both HF tokenizers */
+    case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF: case UTF8PROC_CATEGORY_CS: case UTF8PROC_CATEGORY_CO:
+        return CH_DROP;
     case UTF8PROC_CATEGORY_ZS: case UTF8PROC_CATEGORY_ZL: case UTF8PROC_CATEGORY_ZP: return CH_SPACE;
     default: return CH_KEEP;
     }

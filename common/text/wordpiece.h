@@ -6,9 +6,9 @@
  *     out of the text and map to their ids (HF's added-token split), as is a
  *     whitespace token that equals one after step 2 (HF's never_split);
  *     WP_PLAIN_SPECIALS treats them as ordinary text ("[", "mask", "]");
- *  2. clean text: drop U+0000, U+FFFD and every character of category C* except
- *     \t \n \r; whitespace (\t \n \r, ' ', Zs) separates words, as do Zl/Zp
- *     (Python's str.split());
+ *  2. clean text: drop U+0000, U+FFFD and the characters of categories Cc, Cf, Cs
+ *     and Co except \t \n \r (unassigned code points, Cn, are kept); whitespace
+ *     (\t \n \r, ' ', Zs) separates words, as do Zl/Zp (Python's str.split());
  *  3. CJK ideographs (the ranges of HF's _is_chinese_char) become words of their own;
  *  4. lowercase (Unicode simple lowercase plus Python's final-sigma rule), NFD,
  *     drop category Mn (accents);

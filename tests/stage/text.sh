@@ -36,6 +36,13 @@ bad() { # name pattern file-to-replace content
     [ -z "$(ls -A "$WORK/o" | grep -v '^catalog.sqlite')" ] && pass "${name}_no_output" || fail "${name}_no_output" "$(ls "$WORK/o")"
 }
 ok='{"tokens": ["Ohio", "is"], "entityMentions": [{"start": 0, "end": 0, "entityId": 0}]}\n'
+
+# "\u0000" in a string is valid JSON: the tokenizer drops the NUL ("hel\u0000lo" is hello)
+rm -rf "$WORK/nul"; cp -r "$FX/tiny" "$WORK/nul"
+printf '{"tokens": ["hel\\u0000lo", "[MASK]"], "entityMentions": []}\n' >"$WORK/nul/sentences.json"
+if tokenize --quiet "$WORK/nul" --vocab "$V" --out "$WORK/nul.mp" &&
+   [ "$(inspect "$WORK/nul.mp" | tail -n 1 | jq -c '[.sentences, .wordpieces, .unk]')" = '[1,2,0]' ]; then
+    pass json_nul_escape; else fail json_nul_escape; fi
 bad malformed_json "bad/sentences.json: line 2: malformed JSON at column" sentences.json "$ok{\"tokens\": [\"a\"\n"
 bad missing_tokens "line 1: missing the \"tokens\" array" sentences.json '{"entityMentions": []}\n'
 bad missing_mentions "line 2: missing the \"entityMentions\" array" sentences.json "$ok{\"tokens\": [\"a\"]}\n"

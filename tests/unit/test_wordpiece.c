@@ -3,9 +3,8 @@
  * Unicode corners: CJK, accents, control and format characters, punctuation
  * categories, final sigma, special-token literals, the 100-character limit),
  * and WordPiece vocabulary learning on the classic low/lower/newest/widest
- * word counts with the merge order worked out by hand.
- * (The golden HuggingFace cases of issue 3, ../shared/golden/tokenizer/, are
- * absent from our shared folder; these cases stand in for them.) */
+ * word counts with the merge order worked out by hand. test_tokenizer_golden runs
+ * the golden HuggingFace cases of ../shared/golden/tokenizer/. */
 #include <stdint.h>
 
 #include "check.h"
@@ -60,6 +59,9 @@ static void test_clean_and_space(void) {
     CHECK_STR(enc("a\xe2\x80\xa8" "b", 0), "a b");           /* U+2028 (Zl) separates */
     CHECK_STR(enc("a\x7f" "b\x0b" "a", 0), "a ##b ##a");      /* DEL and VT are controls */
     CHECK_STR(enc("a\r\nb\tb", 0), "a b b");
+    CHECK_STR(enc("a\xee\x80\x80" "b", 0), "a ##b");          /* private use (Co) is removed */
+    CHECK_STR(enc("a\xcd\xb8" "b", 0), "[UNK]");              /* unassigned U+0378 (Cn) stays in the word */
+    CHECK_STR(enc("a\xef\xbf\xbf", 0), "[UNK]");             /* ... as does U+FFFF */
     char z[4] = {'a', 0, 'b', 0};
     wp_ids ids = {0};
     CHECK_EQ_INT(wp_encode(&V, z, 3, 0, &ids, NULL, NULL), 2); /* NUL dropped: a ##b */
