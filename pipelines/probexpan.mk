@@ -36,6 +36,9 @@ endif
 # PATTERN_FRACTION subset; PATTERN_FLAGS go to pattern-dists (e.g. --estimator prediction).
 PATTERN_FRACTION ?= 0.8
 PATTERN_FLAGS    ?=
+# The corpus index (`index` target; `probexpan query --run $(RUN)` reads it): INDEX_FLAGS go to
+# the index stage (e.g. --bag 4).
+INDEX_FLAGS      ?=
 # From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
 ENCODER_LAYERS ?= 4
 ENCODER_HIDDEN ?= 256
@@ -78,13 +81,14 @@ SCORE_MODELS  ?= $(BIN)/score-models
 EXPAND        ?= $(BIN)/expand
 RERANK        ?= $(BIN)/rerank
 EVALUATE      ?= $(BIN)/evaluate
+INDEX         ?= $(BIN)/index
 
 export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
 SEEDS   := $(shell seq 1 $(K))
 COMMON  := --threads $(THREADS)
 opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
 
-.PHONY: default full noclen noen nocl ablation phase1 phase2 phase3 phase4 show clean-run FORCE
+.PHONY: default full noclen noen nocl ablation index phase1 phase2 phase3 phase4 show clean-run FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -101,6 +105,7 @@ $(eval $(call stamp,encoder,"MODEL=$(MODEL)" "L=$(ENCODER_LAYERS)" "H=$(ENCODER_
 $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
 $(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
 $(eval $(call stamp,patterns,"FRACTION=$(PATTERN_FRACTION)" "FLAGS=$(PATTERN_FLAGS)"))
+$(eval $(call stamp,index,"FLAGS=$(INDEX_FLAGS)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
 $(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 $(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
@@ -125,6 +130,11 @@ $(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-encoder.txt
 $(RUN)/config.json: $(RUN)/params-encoder.txt $(RUN)/corpus.mp
 	printf '{"model_type":"bert","architectures":["BertModel"],"hidden_act":"gelu","vocab_size":%d,"hidden_size":%d,"num_hidden_layers":%d,"num_attention_heads":%d,"intermediate_size":%d,"max_position_embeddings":%d,"type_vocab_size":2,"layer_norm_eps":1e-12,"initializer_range":0.02,"pad_token_id":0}\n' \
 	  $$(wc -l < $(RUN)/vocab.txt) $(ENCODER_HIDDEN) $(ENCODER_LAYERS) $(ENCODER_HEADS) $(ENCODER_FFN) $(ENCODER_MAXPOS) > $@
+
+# ---- the corpus index (pattern model): what `query` and `serve` answer any seed set from ----
+$(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
+	$(INDEX) $(COMMON) --samples $< $(INDEX_FLAGS) --out $@
+index: $(RUN)/index.mp
 
 TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)

@@ -17,26 +17,10 @@
 #include "base/log.h"
 #include "artifacts/pairs.h"
 #include "model/pattern_model.h"
+#include "model/pattern_samples.h"
 #include "artifacts/samples.h"
 
 #define ROW_BLOCK 64
-
-/* Each sample's entity and the ids around its [MASK]. */
-static pattern_sample *read_contexts(const samples *s) {
-    int64_t S = samples_count(s);
-    pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1));
-    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
-    for (int64_t j = 0; j < S; j++) {
-        int len = samples_tokens(s, j, ids), p = samples_mask_pos(s, j);
-        ps[j].entity = samples_entity(s, j);
-        for (int i = 0; i < PATTERN_SIDE; i++) {
-            ps[j].left[i] = p - 1 - i >= 0 ? ids[p - 1 - i] : PATTERN_OUTSIDE;
-            ps[j].right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
-        }
-    }
-    free(ids);
-    return ps;
-}
 
 /* Phase 3 for pattern models: refine the feature weights on the classes of a pairs artifact. */
 static void contrast(pattern_model *m, const char *pairs_path, const samples *s, const char *samples_path,
@@ -106,7 +90,7 @@ int main(int argc, char **argv) {
     double t0 = now_seconds();
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
-    pattern_sample *ps = read_contexts(s);
+    pattern_sample *ps = pattern_samples_read(s);
     pattern_model *m = pattern_model_build(&c, E, S, ps);
     free(ps);
     pattern_model_fit(m);

@@ -22,6 +22,8 @@ static const struct { const char *name, *purpose; } stages[] = {
     {"score-models", "KL consistency of seeds -> pick top-k models, ensemble their dists"},
     {"expand", "window search with the anchor distribution, per query"},
     {"rerank", "re-rank expansions by expansion order and KL rank"},
+    {"index", "samples -> index: entity table, mention counts, pattern-model feature counts (linear size)"},
+    {"query", "one seed set -> the whole method from the index, ranked list as TSV/JSON"},
     {"evaluate", "MAP@10/20/50/100 per query, class and overall; side-by-side tables"},
     {"inspect", "print an artifact as JSON lines"},
     {"catalog", "list artifacts, runs and lineage recorded in catalog.sqlite"},

@@ -66,8 +66,9 @@ int main(int argc, char **argv) {
     if (es.entities != dists_n(&d))
         die_input(in, "summary", "expanded over %lld entities, but %s has %lld: use the dists the expansion used",
                   (long long)es.entities, dists_path, (long long)dists_n(&d));
+    row_source prob = row_source_dense(&d.prob);
     anchor_scorer sc;
-    anchor_init(&sc, &d.prob);
+    anchor_init(&sc, &prob);
 
     artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
     artifact_param_str(w, "aggregate", agg == RERANK_GEO ? "geo" : "sum");

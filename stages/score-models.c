@@ -172,7 +172,8 @@ int main(int argc, char **argv) {
         m[i].class_score = xmalloc(sizeof(double) * (size_t)nc);
         int nv = 0;
         for (int c = 0; c < nc; c++) {
-            m[i].class_score[c] = nseeds[c] < 2 ? NAN : class_consistency(&d[i].prob, seeds[c], nseeds[c]);
+            row_source prob = row_source_dense(&d[i].prob);
+            m[i].class_score[c] = nseeds[c] < 2 ? NAN : class_consistency(&prob, seeds[c], nseeds[c]);
             if (nseeds[c] >= 2) v[nv++] = m[i].class_score[c];
         }
         m[i].score = geometric_mean(v, nv);

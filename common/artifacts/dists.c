@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "artifacts/entities.h"
 #include "base/error.h"
 
 struct dists_writer {
@@ -40,15 +41,7 @@ dists_writer *dists_create(const char *path, const entity_table *t) {
 artifact_writer *dists_artifact(dists_writer *w) { return w->a; }
 
 static void start_rows(dists_writer *w) {
-    msgpack_packer *pk = artifact_payload(w->a);
-    msgpack_pack_map(pk, 3);
-    mp_kv_int(pk, "entities", w->ent.n);
-    mp_str(pk, "eid");
-    msgpack_pack_array(pk, (size_t)w->ent.n);
-    for (int64_t i = 0; i < w->ent.n; i++) msgpack_pack_int64(pk, w->ent.eid[i]);
-    mp_str(pk, "name");
-    msgpack_pack_array(pk, (size_t)w->ent.n);
-    for (int64_t i = 0; i < w->ent.n; i++) mp_str(pk, w->ent.name[i]);
+    entity_table_pack(artifact_payload(w->a), &w->ent);
     artifact_matrix_begin(w->a, "mean_prob", w->ent.n, w->ent.n);
     w->rows_done = 0;
 }
@@ -89,28 +82,8 @@ void dists_open(dists *d, const char *path) {
     d->path = artifact_path(d->r);
     msgpack_object t;
     artifact_expect(d->r, &t, "the entity table {entities, eid, name}");
-    if (t.type != MSGPACK_OBJECT_MAP) artifact_bad(d->r, "expected the entity table map");
-    int64_t n = mp_get_int(d->r, &t, "entities");
-    const msgpack_object *eids = mp_get_array(d->r, &t, "eid");
-    const msgpack_object *names = mp_get_array(d->r, &t, "name");
-    if (n < 1 || eids->via.array.size != (uint64_t)n || names->via.array.size != (uint64_t)n)
-        artifact_bad(d->r, "entity table: entities=%lld but %u eids and %u names", (long long)n,
-                     eids->via.array.size, names->via.array.size);
-    d->ent.n = n;
-    d->ent.eid = xmalloc(sizeof(int64_t) * (size_t)n);
-    d->ent.name = xmalloc(sizeof(char *) * (size_t)n);
-    intmap_init(&d->row_of_eid);
-    for (int64_t i = 0; i < n; i++) {
-        d->ent.eid[i] = mp_as_int(d->r, &eids->via.array.ptr[i], "an eid");
-        const msgpack_object *s = &names->via.array.ptr[i];
-        if (s->type != MSGPACK_OBJECT_STR) artifact_bad(d->r, "entity table: name %lld is not a string", (long long)i);
-        d->ent.name[i] = strndup(s->via.str.ptr, s->via.str.size);
-        if (!d->ent.name[i]) die("out of memory");
-        int64_t prev = intmap_put(&d->row_of_eid, d->ent.eid[i], i);
-        if (prev >= 0)
-            artifact_bad(d->r, "entity table: eid %lld appears in rows %lld and %lld", (long long)d->ent.eid[i],
-                         (long long)prev, (long long)i);
-    }
+    entity_table_unpack(d->r, &t, &d->ent, &d->row_of_eid);
+    int64_t n = d->ent.n;
     artifact_read_matrix(d->r, "mean_prob", &d->prob);
     artifact_read_matrix(d->r, "mean_log_prob", &d->log_prob);
     if (d->prob.rows != n || d->prob.cols != n || d->log_prob.rows != n || d->log_prob.cols != n)

@@ -12,42 +12,7 @@
 #include "artifacts/expansions.h"
 #include "base/log.h"
 #include "base/rng.h"
-
-/* ---------------- little-endian column bins ---------------- */
-
-static void pack_le_bin(msgpack_packer *pk, const char *key, const void *v, int64_t n, int width) {
-    size_t bytes = (size_t)n * (size_t)width;
-    uint8_t *buf = xmalloc(bytes + 1);
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t x = 0;
-        if (width == 8) x = (uint64_t)((const int64_t *)v)[i];
-        else if (width == 4) x = (uint32_t)((const int32_t *)v)[i];
-        else x = ((const uint8_t *)v)[i];
-        for (int b = 0; b < width; b++) buf[(size_t)i * width + b] = (uint8_t)(x >> (8 * b));
-    }
-    mp_str(pk, key);
-    msgpack_pack_bin(pk, bytes);
-    msgpack_pack_bin_body(pk, buf, bytes);
-    free(buf);
-}
-
-/* Decodes bin field `key` of n little-endian signed values of `width` bytes into out. */
-static void read_le_bin(artifact_reader *ar, const msgpack_object *m, const char *key, int64_t n,
-                        int width, void *out) {
-    const msgpack_object *o = mp_get(ar, m, key, 1);
-    if (o->type != MSGPACK_OBJECT_BIN) artifact_bad(ar, "'%s': expected a bin", key);
-    if ((uint64_t)o->via.bin.size != (uint64_t)n * (uint64_t)width)
-        artifact_bad(ar, "'%s': %u bytes, expected %lld values of %d bytes", key, o->via.bin.size,
-                     (long long)n, width);
-    const uint8_t *p = (const uint8_t *)o->via.bin.ptr;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t x = 0;
-        for (int b = 0; b < width; b++) x |= (uint64_t)p[(size_t)i * width + b] << (8 * b);
-        if (width == 8) ((int64_t *)out)[i] = (int64_t)x;
-        else if (width == 4) ((int32_t *)out)[i] = (int32_t)(uint32_t)x;
-        else ((uint8_t *)out)[i] = (uint8_t)x;
-    }
-}
+#include "format/lebin.h"
 
 /* ---------------- build ---------------- */
 
@@ -201,10 +166,10 @@ static void write_artifact(const pairs_set *p, const pairs_build_opts *o) {
         pack_eids_names(pk, "neg", "neg_eids", "neg_names", k->sets.neg, k->neg_eid, k->neg_name, k->sets.n_neg);
     }
     msgpack_pack_map(pk, 4);
-    pack_le_bin(pk, "sample1", p->sample1, p->n_pairs, 8);
-    pack_le_bin(pk, "sample2", p->sample2, p->n_pairs, 8);
-    pack_le_bin(pk, "kind", p->kind, p->n_pairs, 1);
-    pack_le_bin(pk, "class", p->cls, p->n_pairs, 4);
+    mp_pack_le_bin(pk, "sample1", p->sample1, p->n_pairs, 8);
+    mp_pack_le_bin(pk, "sample2", p->sample2, p->n_pairs, 8);
+    mp_pack_le_bin(pk, "kind", p->kind, p->n_pairs, 1);
+    mp_pack_le_bin(pk, "class", p->cls, p->n_pairs, 4);
     artifact_commit(w);
 }
 
@@ -323,10 +288,10 @@ void pairs_read(pairs_set *p, const char *path) {
     p->sample2 = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     p->kind = xmalloc((size_t)n + 1);
     p->cls = xmalloc(sizeof(int32_t) * (size_t)(n + 1));
-    read_le_bin(ar, &o, "sample1", n, 8, p->sample1);
-    read_le_bin(ar, &o, "sample2", n, 8, p->sample2);
-    read_le_bin(ar, &o, "kind", n, 1, p->kind);
-    read_le_bin(ar, &o, "class", n, 4, p->cls);
+    mp_read_le_bin(ar, &o, "sample1", n, 8, p->sample1);
+    mp_read_le_bin(ar, &o, "sample2", n, 8, p->sample2);
+    mp_read_le_bin(ar, &o, "kind", n, 1, p->kind);
+    mp_read_le_bin(ar, &o, "class", n, 4, p->cls);
     for (int64_t i = 0; i < n; i++) {
         if (p->sample1[i] < 0 || p->sample1[i] >= p->samples || p->sample2[i] < 0 || p->sample2[i] >= p->samples)
             artifact_bad(ar, "pair %lld: sample index outside 0..%lld", (long long)i, (long long)p->samples - 1);

@@ -84,8 +84,8 @@ static int edit_distance(const char *a, const char *b) {
 
 #define NSUGGEST 5
 
-static void die_unknown(const name_index *x, const char *token, const char *norm, const char *source,
-                        const char *where) {
+/* "unknown entity ...; closest names: ..." into msg. */
+static void explain_unknown(const name_index *x, const char *token, const char *norm, char *msg, size_t msglen) {
     int64_t best[NSUGGEST];
     int dist[NSUGGEST], k = 0;
     for (int64_t i = 0; i < x->t->n; i++) {
@@ -100,26 +100,23 @@ static void die_unknown(const name_index *x, const char *token, const char *norm
         best[pos] = i;
         dist[pos] = d;
     }
-    char list[1024] = "";
-    size_t used = 0;
-    for (int i = 0; i < k && used < sizeof list; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\" (eid %lld)", i ? ", " : "",
-                                 x->t->name[best[i]], (long long)x->t->eid[best[i]]);
-    die_input(source, where, "unknown entity \"%s\"; closest names: %s", token, list);
+    size_t used = (size_t)snprintf(msg, msglen, "unknown entity \"%s\"; closest names: ", token);
+    for (int i = 0; i < k && used < msglen; i++)
+        used += (size_t)snprintf(msg + used, msglen - used, "%s\"%s\" (eid %lld)", i ? ", " : "", x->t->name[best[i]],
+                                 (long long)x->t->eid[best[i]]);
 }
 
-/* Row of a normalised alias, -1 when none; dies when it names several entities. */
-static int64_t alias_row(const name_index *x, const char *token, const char *norm, const char *source,
-                         const char *where) {
+/* Row of a normalised alias; -1 when none; -2 with the message when it names several entities. */
+static int64_t alias_row(const name_index *x, const char *token, const char *norm, char *msg, size_t msglen) {
     int64_t a = strmap_get(&x->by_alias, norm, strlen(norm));
     if (a < 0) return -1;
     if (x->alias_next[a] < 0) return x->alias_row[a];
-    char list[1024] = "";
-    size_t used = 0;
-    for (int64_t k = a; k >= 0 && used < sizeof list; k = x->alias_next[k])
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\" (eid %lld)", k == a ? "" : ", ",
+    size_t used = (size_t)snprintf(msg, msglen, "\"%s\" is an alias of several entities: ", token);
+    for (int64_t k = a; k >= 0 && used < msglen; k = x->alias_next[k])
+        used += (size_t)snprintf(msg + used, msglen - used, "%s\"%s\" (eid %lld)", k == a ? "" : ", ",
                                  x->t->name[x->alias_row[k]], (long long)x->t->eid[x->alias_row[k]]);
-    die_input(source, where, "\"%s\" is an alias of several entities: %s; give the name or eid instead", token, list);
+    if (used < msglen) snprintf(msg + used, msglen - used, "; give the name or eid instead");
+    return -2;
 }
 
 void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
@@ -146,22 +143,34 @@ void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
     x->nalias++;
 }
 
-int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where) {
+int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t msglen) {
     char *norm = name_normalise(token);
     int64_t row = strmap_get(&x->by_name, norm, strlen(norm));
-    if (row < 0) row = alias_row(x, token, norm, source, where);
+    if (row < 0) row = alias_row(x, token, norm, msg, msglen);
+    if (row == -2) {
+        free(norm);
+        return -1;
+    }
     if (row < 0 && norm[0] && strspn(norm, "0123456789") == strlen(norm) && strlen(norm) <= 18)
         row = intmap_get(x->row_of_eid, strtoll(norm, NULL, 10));
     else if (row >= 0 && x->next_same[row] >= 0) {
-        char list[1024] = "";
-        size_t used = 0;
-        for (int64_t r = row; r >= 0 && used < sizeof list; r = x->next_same[r])
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s\"%s\" (eid %lld)", r == row ? "" : ", ",
+        size_t used = (size_t)snprintf(msg, msglen, "\"%s\" is ambiguous: ", token);
+        for (int64_t r = row; r >= 0 && used < msglen; r = x->next_same[r])
+            used += (size_t)snprintf(msg + used, msglen - used, "%s\"%s\" (eid %lld)", r == row ? "" : ", ",
                                      x->t->name[r], (long long)x->t->eid[r]);
-        die_input(source, where, "\"%s\" is ambiguous: %s; give the eid instead", token, list);
+        if (used < msglen) snprintf(msg + used, msglen - used, "; give the eid instead");
+        free(norm);
+        return -1;
     }
-    if (row < 0) die_unknown(x, token, norm, source, where);
+    if (row < 0) explain_unknown(x, token, norm, msg, msglen);
     free(norm);
+    return row;
+}
+
+int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where) {
+    char msg[1200];
+    int64_t row = name_lookup(x, token, msg, sizeof msg);
+    if (row < 0) die_input(source, where, "%s", msg);
     return row;
 }
 

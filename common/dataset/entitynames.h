@@ -32,6 +32,10 @@ void name_index_init(name_index *x, const entity_table *t, const intmap *row_of_
 void name_index_free(name_index *x);
 /* malloc'd normalised form of s. */
 char *name_normalise(const char *s);
+/* Row of `token`, or -1 with the reason in msg (unknown: the five closest names; ambiguous:
+ * every entity it names), for callers that report bad input themselves (the query engine).
+ * msg should hold >= 1024 bytes to keep every suggestion. */
+int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t msglen);
 /* Row of `token`; dies (exit 3) as described above; `source`/`where` name the
  * input for the message (e.g. "--seeds", "item 2"). */
 int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where);

@@ -16,9 +16,9 @@ double anchor_multiplier(const anchor_weighting *w, int64_t i) {
     return w->alpha * ldexp(1.0, -(int)(i / w->tau));
 }
 
-void anchor_init(anchor_scorer *s, const row_matrix *prob) {
+void anchor_init(anchor_scorer *s, const row_source *prob) {
     s->prob = prob;
-    s->n = prob->cols;
+    s->n = prob->n;
     s->p = 1.0 / (double)s->n;
     s->log_p = log(s->p);
     s->row_logsum = xmalloc(sizeof(double) * (size_t)s->n);
@@ -33,23 +33,24 @@ void anchor_free(anchor_scorer *s) {
 }
 
 double anchor_score(anchor_scorer *s, int64_t e, int e_pos, const int64_t *members, const double *mult, int n) {
-    const float *r = row_matrix_row(s->prob, e);
-    if (isnan(s->row_logsum[e])) s->row_logsum[e] = kl_sum_log(r, (size_t)s->n, &s->row_sum[e]);
+    const row_source *src = s->prob;
+    if (isnan(s->row_logsum[e])) src->sums(src->ctx, e, &s->row_sum[e], &s->row_logsum[e]);
     /* d = p on the bulk B (entities outside the members and e), p*c_i on member i,
      * r[e] on e when it is not a member (its term d log(d/r) is 0).
      * KL(d^||r^) = (1/Z) sum_j d_j (log d_j - log r_j) + log R - log Z. */
     double p = s->p, z = 0, acc = 0, member_logr = 0;
     for (int i = 0; i < n; i++) {
-        double lr = kl_log(r[members[i]]), dm = p * mult[i];
+        double lr = kl_log(src->at(src->ctx, e, members[i])), dm = p * mult[i];
         member_logr += lr;
         z += dm;
         acc += dm * (log(dm) - lr);
     }
     double bulk = (double)(s->n - n), bulk_logr = s->row_logsum[e] - member_logr;
     if (e_pos < 0) {
+        double r_e = src->at(src->ctx, e, e);
         bulk -= 1;
-        bulk_logr -= kl_log(r[e]);
-        z += r[e];
+        bulk_logr -= kl_log(r_e);
+        z += r_e;
     }
     z += p * bulk;
     acc += p * (bulk * s->log_p - bulk_logr);

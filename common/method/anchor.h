@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "format/artifact.h"
+#include "method/rowsource.h"
 
 typedef enum { ANCHOR_GEOMETRIC, ANCHOR_EXPAND_BANDS, ANCHOR_RERANK_BANDS } anchor_kind;
 
@@ -39,14 +39,15 @@ typedef struct {
 double anchor_multiplier(const anchor_weighting *w, int64_t i);
 
 typedef struct {
-    const row_matrix *prob;
+    const row_source *prob;
     int64_t n;
     double p, log_p;
     double *row_logsum; /* per row: sum_j log r[j] (NAN until first needed) */
     double *row_sum;    /* per row: sum_j r[j] */
 } anchor_scorer;
 
-void anchor_init(anchor_scorer *s, const row_matrix *prob);
+/* Scores against the rows of `prob` (kept by pointer; must outlive the scorer). */
+void anchor_init(anchor_scorer *s, const row_source *prob);
 void anchor_free(anchor_scorer *s);
 /* s(e) = -KL(d^ || r^(e)) for members[0..n-1] with multipliers mult[0..n-1].
  * e_pos: index of e among the members, or -1 when e is a candidate outside. */

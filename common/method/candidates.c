@@ -7,20 +7,23 @@
 
 #include "base/error.h"
 
-void cand_init(cand_order *c, const row_matrix *rows, cand_mode mode) {
+void cand_init(cand_order *c, const row_source *rows, cand_mode mode) {
     c->rows = rows;
     c->mode = mode;
-    c->n = rows->cols;
+    c->n = rows->n;
     c->score = xcalloc((size_t)c->n, sizeof(double));
+    c->scratch = xmalloc(sizeof(float) * (size_t)(c->n + 1));
 }
 
 void cand_free(cand_order *c) {
     free(c->score);
+    free(c->scratch);
     c->score = NULL;
+    c->scratch = NULL;
 }
 
 void cand_add_member(cand_order *c, int64_t row) {
-    const float *x = row_matrix_row(c->rows, row);
+    const float *x = c->rows->row(c->rows->ctx, row, c->scratch);
     int64_t n = c->n;
     if (c->mode == CAND_MEAN) {
         for (int64_t j = 0; j < n; j++) c->score[j] += x[j];

@@ -12,18 +12,20 @@
 
 #include <stdint.h>
 
-#include "format/artifact.h"
+#include "method/rowsource.h"
 
 typedef enum { CAND_MEAN, CAND_LOGZ } cand_mode;
 
 typedef struct {
-    const row_matrix *rows; /* mean_prob (MEAN) or mean_log_prob (LOGZ) */
+    const row_source *rows; /* mean_prob (MEAN) or mean_log_prob (LOGZ) */
     cand_mode mode;
     int64_t n;
     double *score;
+    float *scratch;         /* one row */
 } cand_order;
 
-void cand_init(cand_order *c, const row_matrix *rows, cand_mode mode);
+/* `rows` is kept by pointer (must outlive c). */
+void cand_init(cand_order *c, const row_source *rows, cand_mode mode);
 void cand_free(cand_order *c);
 /* Adds member row `row` to the running score. */
 void cand_add_member(cand_order *c, int64_t row);

@@ -27,7 +27,7 @@ typedef struct {
     int64_t *top;
 } query_state;
 
-void expand_group(anchor_scorer *scorer, const row_matrix *cand_rows, expand_query *q, int nq,
+void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_query *q, int nq,
                   const expand_params *p, int exclusive) {
     int64_t n = scorer->n;
     int maxset = 0;

@@ -45,10 +45,10 @@ typedef struct {
 /* Window size for a set of `set_size` entities of which `added` were expanded. */
 int window_size(const expand_params *p, int set_size, int added);
 
-/* Expands the nq queries of a group (see above). `prob` is the mean_prob matrix,
- * `cand_rows` the matrix the candidate order reads (mean_prob for CAND_MEAN,
+/* Expands the nq queries of a group (see above). `scorer` reads the mean_prob rows,
+ * `cand_rows` are the rows the candidate order reads (mean_prob for CAND_MEAN,
  * mean_log_prob for CAND_LOGZ); `scorer` caches row statistics across calls. */
-void expand_group(anchor_scorer *scorer, const row_matrix *cand_rows, expand_query *q, int nq,
+void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_query *q, int nq,
                   const expand_params *p, int exclusive);
 void expand_query_free(expand_query *q);
 

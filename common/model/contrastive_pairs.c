@@ -45,7 +45,7 @@ static void push(int64_t **a, int64_t *n, int64_t *cap, int64_t e) {
     (*a)[(*n)++] = e;
 }
 
-static void add_pos(cl_sets *s, int64_t e) {
+void cl_sets_add_pos(cl_sets *s, int64_t e) {
     if (find(s->pos, s->n_pos, e) >= 0) return;
     push(&s->pos, &s->n_pos, &s->cap_pos, e);
     int64_t j = find(s->neg, s->n_neg, e);   /* positive for some query wins */
@@ -55,7 +55,7 @@ static void add_pos(cl_sets *s, int64_t e) {
     }
 }
 
-static void add_neg(cl_sets *s, int64_t e) {
+void cl_sets_add_neg(cl_sets *s, int64_t e) {
     if (find(s->pos, s->n_pos, e) >= 0 || find(s->neg, s->n_neg, e) >= 0) return;
     push(&s->neg, &s->n_neg, &s->cap_neg, e);
 }
@@ -65,14 +65,14 @@ void cl_sets_add_query(cl_sets *s, const int64_t *seeds, int64_t n_seeds,
     if (b->thr_pos < 1 || b->l_neg < 0 || b->l_neg >= b->u_neg)
         die("cl_sets_add_query: bad bounds thr_pos=%d L_neg=%d U_neg=%d", b->thr_pos, b->l_neg,
             b->u_neg);
-    for (int64_t i = 0; i < n_seeds; i++) add_pos(s, seeds[i]);
+    for (int64_t i = 0; i < n_seeds; i++) cl_sets_add_pos(s, seeds[i]);
     int64_t rank = 0;
     for (int64_t i = 0; i < n_ranked; i++) {
         const int64_t e = ranked[i];
         if (find(seeds, n_seeds, e) >= 0) continue;   /* seeds take no rank */
         rank++;
-        if (rank < b->thr_pos) add_pos(s, e);
-        else if (rank > b->l_neg && rank < b->u_neg) add_neg(s, e);
+        if (rank < b->thr_pos) cl_sets_add_pos(s, e);
+        else if (rank > b->l_neg && rank < b->u_neg) cl_sets_add_neg(s, e);
         else if (rank >= b->u_neg) break;
     }
 }

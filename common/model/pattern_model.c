@@ -37,8 +37,10 @@ struct pattern_model {
     /* prediction: m[v]^-prior_power */
     double *prior_scale;
     int fitted;
-    double *acc; /* one E-vector per thread */
+    pattern_refinement *ref; /* pattern_model_contrast's, used by pattern_model_rows */
+    double *acc; /* prediction: one E-vector per thread */
     int nacc;
+    pattern_scratch *scratch[PARALLEL_MAX_THREADS]; /* similarity rows: one per thread */
     pattern_stats st;
 };
 
@@ -93,18 +95,14 @@ static void check_config(const pattern_config *c) {
         die("pattern_model: bag_weight, temperature > 0, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
 }
 
-pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
-    check_config(c);
-    pattern_model *m = xcalloc(1, sizeof *m);
-    m->cfg = *c;
-    m->E = E;
-    m->S = S;
-    /* provisional feature ids per sample */
+/* Provisional feature ids of every sample (-1 = none) into feats[S * PATTERN_MAX]; returns
+ * how many, with each one's key. */
+static int64_t provisional_features(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples,
+                                    int32_t *feats, uint64_t **keys_out) {
     intmap ids;
     intmap_init(&ids);
-    int64_t nprov = 0, cap_bag = 0;
-    unsigned char *is_bag = NULL;
-    m->feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
+    int64_t nprov = 0, cap = 0;
+    uint64_t *keys = NULL;
     for (int64_t j = 0; j < S; j++) {
         if (samples[j].entity < 0 || samples[j].entity >= E) die("pattern_model: sample %lld has entity %lld outside 0..%lld",
                                                                  (long long)j, (long long)samples[j].entity, (long long)E - 1);
@@ -112,77 +110,150 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
         int n = sample_features(&samples[j], c, key);
         for (int k = 0; k < PATTERN_MAX; k++) {
             int32_t id = -1;
-            if (k < n && in_subset(key[k], c)) {
+            if (k < n) {
                 int64_t old = intmap_put(&ids, (int64_t)key[k], nprov);
                 id = (int32_t)(old < 0 ? nprov++ : old);
                 if (old < 0) {
-                    if (nprov > cap_bag) { cap_bag = 2 * nprov; is_bag = xrealloc(is_bag, (size_t)cap_bag); }
-                    is_bag[nprov - 1] = IS_BAG(key[k]);
+                    if (nprov > cap) { cap = 2 * nprov; keys = xrealloc(keys, sizeof(uint64_t) * (size_t)cap); }
+                    keys[nprov - 1] = key[k];
                 }
             }
-            m->feats[j * PATTERN_MAX + k] = id;
+            feats[j * PATTERN_MAX + k] = id;
         }
     }
     intmap_free(&ids);
+    *keys_out = keys;
+    return nprov;
+}
+
+/* Counts with the per-sample feature ids renumbered to the kept features (-1: dropped). */
+static void counts_of_samples(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S,
+                              const pattern_sample *samples, int32_t *feats) {
+    uint64_t *keys;
+    int64_t nprov = provisional_features(c, E, S, samples, feats, &keys);
     /* (feature, entity) occurrences, sorted: runs give the counts */
     uint64_t *occ = xmalloc(sizeof(uint64_t) * (size_t)(S * PATTERN_MAX + 1));
     int64_t nocc = 0;
     for (int64_t j = 0; j < S; j++)
-        for (int k = 0; k < PATTERN_MAX; k++)
-            if (m->feats[j * PATTERN_MAX + k] >= 0)
-                occ[nocc++] = (uint64_t)m->feats[j * PATTERN_MAX + k] * (uint64_t)E + (uint64_t)samples[j].entity;
+        for (int q = 0; q < PATTERN_MAX; q++)
+            if (feats[j * PATTERN_MAX + q] >= 0)
+                occ[nocc++] = (uint64_t)feats[j * PATTERN_MAX + q] * (uint64_t)E + (uint64_t)samples[j].entity;
     qsort(occ, (size_t)nocc, sizeof *occ, cmp_u64);
     int64_t *nent = xcalloc((size_t)nprov + 1, sizeof(int64_t));
     for (int64_t i = 0; i < nocc; i++)
         if (i == 0 || occ[i] != occ[i - 1]) nent[occ[i] / (uint64_t)E]++;
     /* keep features seen with >= min_entities entities; renumber */
     int32_t *final_id = xmalloc(sizeof(int32_t) * (size_t)(nprov + 1));
-    for (int64_t f = 0; f < nprov; f++) final_id[f] = nent[f] >= c->min_entities ? (int32_t)m->F++ : -1;
-    m->foff = xcalloc((size_t)m->F + 1, sizeof(int64_t));
-    m->count = xcalloc((size_t)m->F + 1, sizeof(int64_t));
-    m->weight = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    k->E = E;
+    k->F = 0;
+    for (int64_t f = 0; f < nprov; f++) final_id[f] = nent[f] >= c->min_entities ? (int32_t)k->F++ : -1;
+    k->key = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
+    k->foff = xcalloc((size_t)k->F + 1, sizeof(int64_t));
     for (int64_t f = 0; f < nprov; f++)
         if (final_id[f] >= 0) {
-            m->foff[final_id[f] + 1] = nent[f];
-            m->weight[final_id[f]] = (float)((c->idf_power > 0 ? pow(log((double)E / (double)nent[f]), c->idf_power) : 1.0) *
-                                             (is_bag[f] ? c->bag_weight : 1.0));
+            k->key[final_id[f]] = keys[f];
+            k->foff[final_id[f] + 1] = nent[f];
         }
-    for (int64_t f = 0; f < m->F; f++) m->foff[f + 1] += m->foff[f];
-    m->st.features = m->F;
-    m->st.pairs = m->foff[m->F];
-    m->list_ent = xmalloc(sizeof(int32_t) * (size_t)(m->st.pairs + 1));
-    m->list_cnt = xmalloc(sizeof(float) * (size_t)(m->st.pairs + 1));
+    for (int64_t f = 0; f < k->F; f++) k->foff[f + 1] += k->foff[f];
+    k->ent = xmalloc(sizeof(int32_t) * (size_t)(k->foff[k->F] + 1));
+    k->cnt = xmalloc(sizeof(int32_t) * (size_t)(k->foff[k->F] + 1));
     for (int64_t i = 0, out = 0; i < nocc;) {
         int64_t end = i;
         while (end < nocc && occ[end] == occ[i]) end++;
-        int32_t f = final_id[occ[i] / (uint64_t)E];
-        if (f >= 0) {
-            m->list_ent[out] = (int32_t)(occ[i] % (uint64_t)E);
-            m->list_cnt[out] = (float)(end - i);
-            m->count[f] += end - i;
+        if (final_id[occ[i] / (uint64_t)E] >= 0) {
+            k->ent[out] = (int32_t)(occ[i] % (uint64_t)E);
+            k->cnt[out] = (int32_t)(end - i);
             out++;
         }
         i = end;
     }
-    for (int64_t j = 0; j < S; j++) {
-        int usable = 0;
-        for (int k = 0; k < PATTERN_MAX; k++) {
-            int32_t *f = &m->feats[j * PATTERN_MAX + k];
-            if (*f >= 0) *f = final_id[*f];
-            usable |= *f >= 0 && m->weight[*f] > 0;
-        }
-        m->st.samples_unusable += !usable;
-    }
+    for (int64_t j = 0; j < S * PATTERN_MAX; j++)
+        if (feats[j] >= 0) feats[j] = final_id[feats[j]];
     free(occ);
     free(nent);
     free(final_id);
-    free(is_bag);
+    free(keys);
+}
+
+void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
+    check_config(c);
+    int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
+    counts_of_samples(k, c, E, S, samples, feats);
+    free(feats);
+}
+
+void pattern_counts_free(pattern_counts *k) {
+    free(k->key);
+    free(k->foff);
+    free(k->ent);
+    free(k->cnt);
+    memset(k, 0, sizeof *k);
+}
+
+/* The model of config c from counts: the features of c's subset, their weights and postings.
+ * feats (may be NULL): per-sample ids of the counts' features, renumbered here to the model's. */
+static pattern_model *model_of_counts(const pattern_config *c, const pattern_counts *k, int64_t S, int32_t *feats) {
+    check_config(c);
+    pattern_model *m = xcalloc(1, sizeof *m);
+    m->cfg = *c;
+    m->E = k->E;
+    m->S = S;
+    int32_t *model_id = xmalloc(sizeof(int32_t) * (size_t)(k->F + 1));
+    int64_t P = 0;
+    for (int64_t f = 0; f < k->F; f++) {
+        model_id[f] = in_subset(k->key[f], c) ? (int32_t)m->F++ : -1;
+        if (model_id[f] >= 0) P += k->foff[f + 1] - k->foff[f];
+    }
+    m->foff = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->count = xcalloc((size_t)m->F + 1, sizeof(int64_t));
+    m->weight = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    m->list_ent = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    m->list_cnt = xmalloc(sizeof(float) * (size_t)(P + 1));
+    for (int64_t f = 0, p = 0; f < k->F; f++) {
+        int32_t g = model_id[f];
+        if (g < 0) continue;
+        int64_t nent = k->foff[f + 1] - k->foff[f];
+        m->weight[g] = (float)((c->idf_power > 0 ? pow(log((double)k->E / (double)nent), c->idf_power) : 1.0) *
+                               (IS_BAG(k->key[f]) ? c->bag_weight : 1.0));
+        for (int64_t q = k->foff[f]; q < k->foff[f + 1]; q++, p++) {
+            m->list_ent[p] = k->ent[q];
+            m->list_cnt[p] = (float)k->cnt[q];
+            m->count[g] += k->cnt[q];
+        }
+        m->foff[g + 1] = p;
+    }
+    m->st.features = m->F;
+    m->st.pairs = P;
+    m->st.samples_unusable = -1;
+    if (feats) {
+        m->st.samples_unusable = 0;
+        for (int64_t j = 0; j < S; j++) {
+            int usable = 0;
+            for (int q = 0; q < PATTERN_MAX; q++) {
+                int32_t *f = &feats[j * PATTERN_MAX + q];
+                if (*f >= 0) *f = model_id[*f];
+                usable |= *f >= 0 && m->weight[*f] > 0;
+            }
+            m->st.samples_unusable += !usable;
+        }
+    }
+    free(model_id);
+    return m;
+}
+
+pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
+    check_config(c);
+    pattern_counts k;
+    int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
+    counts_of_samples(&k, c, E, S, samples, feats);
+    pattern_model *m = model_of_counts(c, &k, S, feats);
+    pattern_counts_free(&k);
     if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
-        free(m->feats);
-        m->feats = NULL;
+        free(feats);
         return m;
     }
     /* prediction: samples grouped by entity, in sample order */
+    m->feats = feats;
     m->eoff = xcalloc((size_t)E + 1, sizeof(int64_t));
     for (int64_t j = 0; j < S; j++) m->eoff[samples[j].entity + 1]++;
     for (int64_t e = 0; e < E; e++) m->eoff[e + 1] += m->eoff[e];
@@ -193,6 +264,15 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
     free(fill);
     return m;
 }
+
+pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k) {
+    if (c->estimator != PATTERN_SIMILARITY) die("pattern_model_from_counts: the similarity estimator only");
+    pattern_model *m = model_of_counts(c, k, 0, NULL);
+    pattern_model_fit(m);
+    return m;
+}
+
+int64_t pattern_model_entities(const pattern_model *m) { return m->E; }
 
 void pattern_model_free(pattern_model *m) {
     if (!m) return;
@@ -211,6 +291,8 @@ void pattern_model_free(pattern_model *m) {
     free(m->norm);
     free(m->prior_scale);
     free(m->acc);
+    pattern_refinement_free(m->ref);
+    for (int t = 0; t < PARALLEL_MAX_THREADS; t++) pattern_scratch_free(m->scratch[t]);
     free(m);
 }
 
@@ -222,15 +304,21 @@ static void uniform_row(int64_t E, float *out) {
 
 /* ---- similarity ---- */
 
-/* |x_e| from the entity-major profiles; entities with an empty profile get uniform rows. */
-static void profile_norms(pattern_model *m) {
-    m->st.entities_uniform = 0;
+/* |x_e| of every entity into norm[E] (profile values times w[f] in float when w is given, as
+ * folding the weights into the profiles would store them); returns the entities with an empty
+ * profile (they get uniform rows). */
+static int64_t profile_norms(const pattern_model *m, const float *w, double *norm) {
+    int64_t empty = 0;
     for (int64_t e = 0; e < m->E; e++) {
         double n2 = 0;
-        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) n2 += (double)m->prof_val[q] * m->prof_val[q];
-        m->norm[e] = sqrt(n2);
-        m->st.entities_uniform += m->norm[e] == 0;
+        for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
+            float x = w ? m->prof_val[q] * w[m->prof_feat[q]] : m->prof_val[q];
+            n2 += (double)x * x;
+        }
+        norm[e] = sqrt(n2);
+        empty += norm[e] == 0;
     }
+    return empty;
 }
 
 /* x_e[f] = w_f max(0, PMI(e, f)) per pair, the entity-major copy and the norms. */
@@ -261,32 +349,100 @@ static void fit_profiles(pattern_model *m) {
             m->prof_val[q] = m->pair_x[p];
         }
     m->norm = xmalloc(sizeof(double) * (size_t)(E + 1));
-    profile_norms(m);
+    m->st.entities_uniform = profile_norms(m, NULL, m->norm);
     free(fill);
     free(ce);
 }
 
-/* r(e) = softmax(cos(x_e, .) / T) into out[E]. */
-static void similarity_row(const pattern_model *m, int64_t e, double *acc, float *out) {
-    int64_t E = m->E;
-    if (m->norm[e] == 0) {
-        uniform_row(E, out);
+struct pattern_refinement {
+    float *w;      /* [F] exp(u_f) */
+    double *norm;  /* [E] |x'_e| */
+    int64_t entities_uniform;
+};
+
+void pattern_refinement_free(pattern_refinement *r) {
+    if (!r) return;
+    free(r->w);
+    free(r->norm);
+    free(r);
+}
+
+struct pattern_scratch {
+    double *acc;
+    int32_t *mark, *list; /* mark[v]: v's slot in list, -1 = not reached */
+};
+
+pattern_scratch *pattern_scratch_new(const pattern_model *m) {
+    pattern_scratch *s = xmalloc(sizeof *s);
+    s->acc = xmalloc(sizeof(double) * (size_t)(m->E + 1));
+    s->mark = xmalloc(sizeof(int32_t) * (size_t)(m->E + 1));
+    s->list = xmalloc(sizeof(int32_t) * (size_t)(m->E + 1));
+    for (int64_t v = 0; v < m->E; v++) s->mark[v] = -1;
+    return s;
+}
+
+void pattern_scratch_free(pattern_scratch *s) {
+    if (!s) return;
+    free(s->acc);
+    free(s->mark);
+    free(s->list);
+    free(s);
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *r, int64_t e, pattern_scratch *s,
+                              sparse_row *out) {
+    if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted)
+        die("pattern_model_sparse_row: needs the fitted similarity estimator");
+    int64_t E = m->E, nl = 0;
+    const double *norm = r ? r->norm : m->norm;
+    const float *w = r ? r->w : NULL;
+    memset(out, 0, sizeof *out);
+    out->n = E;
+    if (norm[e] == 0) { /* nothing usable: uniform */
+        out->background = (float)(1.0 / (double)E);
+        sparse_row_finish(out);
         return;
     }
-    memset(acc, 0, sizeof(double) * (size_t)E);
     for (int64_t q = m->poff[e]; q < m->poff[e + 1]; q++) {
-        double a = m->prof_val[q];
-        if (a == 0) continue;
         int32_t f = m->prof_feat[q];
-        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) acc[m->list_ent[p]] += a * m->pair_x[p];
+        double a = w ? m->prof_val[q] * w[f] : m->prof_val[q];
+        if (a == 0) continue;
+        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) {
+            int32_t v = m->list_ent[p];
+            if (s->mark[v] < 0) {
+                s->mark[v] = 0;
+                s->list[nl++] = v;
+                s->acc[v] = 0;
+            }
+            s->acc[v] += a * (w ? m->pair_x[p] * w[f] : m->pair_x[p]);
+        }
     }
-    double mx = -INFINITY, z = 0;
-    for (int64_t v = 0; v < E; v++) {
-        acc[v] = m->norm[v] > 0 ? acc[v] / (m->norm[e] * m->norm[v]) / m->cfg.temperature : 0;
-        if (acc[v] > mx) mx = acc[v];
+    qsort(s->list, (size_t)nl, sizeof(int32_t), cmp_i32);
+    /* c_v = cos / T for the reached entities, 0 for the others (the background) */
+    double mx = nl < E ? 0 : -INFINITY, z = 0;
+    for (int64_t i = 0; i < nl; i++) {
+        int32_t v = s->list[i];
+        s->mark[v] = -1;
+        s->acc[v] = norm[v] > 0 ? s->acc[v] / (norm[e] * norm[v]) / m->cfg.temperature : 0;
+        if (s->acc[v] > mx) mx = s->acc[v];
     }
-    for (int64_t v = 0; v < E; v++) z += acc[v] = exp(acc[v] - mx);
-    for (int64_t v = 0; v < E; v++) out[v] = (float)(acc[v] / z);
+    for (int64_t i = 0; i < nl; i++) z += s->acc[s->list[i]] = exp(s->acc[s->list[i]] - mx);
+    double bg = exp(-mx);
+    z += (double)(E - nl) * bg;
+    out->nnz = nl;
+    out->col = xmalloc(sizeof(int32_t) * (size_t)(nl + 1));
+    out->val = xmalloc(sizeof(float) * (size_t)(nl + 1));
+    for (int64_t i = 0; i < nl; i++) {
+        out->col[i] = s->list[i];
+        out->val[i] = (float)(s->acc[s->list[i]] / z);
+    }
+    out->background = (float)(bg / z);
+    sparse_row_finish(out);
 }
 
 /* ---- contrastive refinement ---- */
@@ -386,10 +542,10 @@ double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_s
     return loss;
 }
 
-double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
-                              const pattern_contrast_opts *o, double *loss_before) {
+pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_class_sets *sets, int nsets,
+                                         const pattern_contrast_opts *o, double *loss_before, double *loss_after) {
     if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted)
-        die("pattern_model_contrast: needs the fitted similarity estimator");
+        die("pattern_model_refine: needs the fitted similarity estimator");
     int64_t F = m->F;
     float *u = xcalloc((size_t)F + 1, sizeof(float)), *grad = xcalloc((size_t)F + 1, sizeof(float));
     param_list pl = {0};
@@ -400,30 +556,31 @@ double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, 
     adamw opt;
     adamw_create(&opt, &h);
     adamw_add(&opt, &pl);
-    double loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
-    if (loss_before) *loss_before = loss;
-    progress pr;
-    progress_start(&pr, "contrastive refinement", "steps", o->steps);
+    if (loss_before) *loss_before = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
     for (int step = 0; step < o->steps; step++) {
         pattern_model_contrast_loss(m, sets, nsets, o->tau, u, grad);
         pl.p[0].has_grad = 1;
         adamw_step(&opt);
-        progress_update(&pr, step + 1);
     }
-    progress_end(&pr);
-    loss = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
-    /* fold exp(u) into the profiles and renormalise (u becomes the weights in place) */
-    for (int64_t f = 0; f < F; f++) {
-        u[f] = expf(u[f]);
-        for (int64_t p = m->foff[f]; p < m->foff[f + 1]; p++) m->pair_x[p] *= u[f];
-    }
-    for (int64_t q = 0; q < m->st.pairs; q++) m->prof_val[q] *= u[m->prof_feat[q]];
-    profile_norms(m);
+    if (loss_after) *loss_after = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
+    pattern_refinement *r = xmalloc(sizeof *r);
+    r->w = u; /* u becomes the weights in place */
+    for (int64_t f = 0; f < F; f++) r->w[f] = expf(u[f]);
+    r->norm = xmalloc(sizeof(double) * (size_t)(m->E + 1));
+    r->entities_uniform = profile_norms(m, r->w, r->norm);
     adamw_free(&opt);
     param_list_free(&pl);
-    free(u);
     free(grad);
-    return loss;
+    return r;
+}
+
+double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
+                              const pattern_contrast_opts *o, double *loss_before) {
+    double after = 0;
+    pattern_refinement_free(m->ref);
+    m->ref = pattern_model_refine(m, sets, nsets, o, loss_before, &after);
+    m->st.entities_uniform = m->ref->entities_uniform;
+    return after;
 }
 
 /* ---- prediction ---- */
@@ -467,13 +624,19 @@ typedef struct {
 static void rows_chunk(void *ctx, int64_t begin, int64_t end, int tid) {
     rows_job *j = ctx;
     pattern_model *m = j->m;
+    if (m->cfg.estimator == PATTERN_SIMILARITY) {
+        if (!m->scratch[tid]) m->scratch[tid] = pattern_scratch_new(m);
+        for (int64_t i = begin; i < end; i++) {
+            sparse_row r;
+            pattern_model_sparse_row(m, m->ref, j->first + i, m->scratch[tid], &r);
+            sparse_row_dense(&r, j->out + (size_t)i * m->E);
+            sparse_row_free(&r);
+        }
+        return;
+    }
     double *acc = m->acc + (size_t)tid * m->E;
     for (int64_t i = begin; i < end; i++) {
         float *row = j->out + (size_t)i * m->E;
-        if (m->cfg.estimator == PATTERN_SIMILARITY) {
-            similarity_row(m, j->first + i, acc, row);
-            continue;
-        }
         int64_t used = prediction_row(m, j->first + i, acc, row);
         if (j->used) {
             j->used[i] = used;
@@ -487,7 +650,7 @@ static void rows_chunk(void *ctx, int64_t begin, int64_t end, int tid) {
 
 static void run_rows(pattern_model *m, int64_t first, int64_t n, float *out, int64_t *used) {
     int T = parallel_threads();
-    if (m->nacc < T) {
+    if (m->cfg.estimator == PATTERN_PREDICTION && m->nacc < T) {
         free(m->acc);
         m->acc = xmalloc(sizeof(double) * (size_t)T * (size_t)m->E);
         m->nacc = T;

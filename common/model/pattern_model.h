@@ -33,6 +33,8 @@
 
 #include <stdint.h>
 
+#include "method/sparse_row.h"
+
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
 #define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE) /* features per sample */
@@ -63,11 +65,34 @@ typedef struct {
     int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
 } pattern_sample;
 
+/* ---- counts: the corpus side of the model, the same for every feature subset ----
+ * The features of every sample (long_patterns, bag and min_entities of the config; no subset
+ * applied), in order of first appearance over the samples, with their postings. A model with
+ * a feature subset keeps the features in the subset, in the same order, so a model built from
+ * counts equals one built from the samples with the same config, bit for bit. Size: O(F +
+ * feature-entity pairs), linear in the corpus. */
+typedef struct {
+    int64_t E, F;      /* entities; features kept (seen with >= min_entities entities) */
+    uint64_t *key;     /* [F] the feature's hash key: decides subset membership; even = bag word */
+    int64_t *foff;     /* [F + 1] feature f's postings are ent/cnt[foff[f] .. foff[f + 1]) */
+    int32_t *ent;      /* entity rows, ascending within a feature */
+    int32_t *cnt;      /* samples of that entity showing the feature (>= 1) */
+} pattern_counts;
+
+/* Counts S samples of E entities (any order). Cost O(S * PATTERN_MAX log(S * PATTERN_MAX)). */
+void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples);
+void pattern_counts_free(pattern_counts *k);
+
 typedef struct pattern_model pattern_model;
 
 /* Counts the features of S samples of E entities (samples in any order). */
 pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples);
+/* The similarity estimator's model of config c (its feature subset) from counts built with
+ * the same long_patterns, bag and min_entities; fitted (ready for rows). O(pairs). The
+ * stats' samples_unusable is -1 (unknown without the samples). */
+pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k);
 void pattern_model_free(pattern_model *m);
+int64_t pattern_model_entities(const pattern_model *m);
 
 typedef struct {
     int64_t features;         /* kept (>= min_entities entities, in the subset) */
@@ -103,12 +128,36 @@ pattern_contrast_opts pattern_contrast_defaults(void);
  * not wanted). Sets with fewer than 2 positives or no negative add nothing. */
 double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,
                                    const float *u, float *grad);
-/* Learns u and folds exp(u) into the profiles; returns the loss after the last step (the
- * loss before is *loss_before when not NULL). Requires the similarity estimator, fitted. */
+/* The learned weights exp(u_f) and the norms of the reweighted profiles: what a refinement
+ * adds to a model, kept apart so that one read-only model serves many refinements (one per
+ * query, in any thread). O(F + E) memory. */
+typedef struct pattern_refinement pattern_refinement;
+/* Learns u on the sets (the model is only read); the loss before and after the steps into
+ * *loss_before / *loss_after when not NULL. Requires the similarity estimator, fitted. Cost:
+ * steps x (F + sum over classes of |pos| x (|pos| + |neg|) x profile length). */
+pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_class_sets *sets, int nsets,
+                                         const pattern_contrast_opts *o, double *loss_before, double *loss_after);
+void pattern_refinement_free(pattern_refinement *r);
+/* pattern_model_refine, then the model's own rows (pattern_model_rows) use the refinement;
+ * returns the loss after the last step (before: *loss_before when not NULL). */
 double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
                               const pattern_contrast_opts *o, double *loss_before);
 
 /* r(e) for e = first .. first+n-1 into out [n, E] (rows sum to 1). */
 void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out);
+
+/* ---- one row at a time, sparse (similarity estimator) ----
+ * r(e)[v] = exp(c_v - max) / Z with c_v = cos(x_e, x_v) / T is the same background value
+ * wherever v shares no weighted feature with e, so the row is that background plus the
+ * entities reached through e's features: cost O(sum over e's features of their entities),
+ * never O(E^2). The dense rows above are these rows expanded (identical floats). The
+ * scratch space (O(E)) belongs to one thread; the model and the refinement are only read,
+ * so threads may share them. */
+typedef struct pattern_scratch pattern_scratch;
+pattern_scratch *pattern_scratch_new(const pattern_model *m);
+void pattern_scratch_free(pattern_scratch *s);
+/* r(e) of model m, refined by r (NULL: unrefined), into out (malloc'd; sparse_row_free). */
+void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *r, int64_t e, pattern_scratch *s,
+                              sparse_row *out);
 
 #endif

@@ -243,7 +243,8 @@ static void evaluate_dists(const corpus *c, const rows_t *r, const bench *b, con
     memset(sc, 0, sizeof *sc);
     row_matrix pm = {r->E, r->E, (size_t)r->E, prob};
     anchor_scorer as;
-    anchor_init(&as, &pm);
+    row_source src = row_source_dense(&pm);
+    anchor_init(&as, &src);
     expand_params p = {100, 1, 2.5, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
     int64_t *eids = xmalloc(sizeof(int64_t) * 200);
     double *score = xmalloc(sizeof(double) * (size_t)r->E);
@@ -254,7 +255,7 @@ static void evaluate_dists(const corpus *c, const rows_t *r, const bench *b, con
         if (q->nseeds > 16 || !seed_rows(c, r, q, seeds)) continue;
         const gt_class *g = gt_of(b, q->class_name);
         expand_query x = {q->nseeds, seeds, 0, NULL, 0, NULL, NULL};
-        expand_group(&as, &pm, &x, 1, &p, 0);
+        expand_group(&as, &src, &x, 1, &p, 0);
         int m = x.n - x.nseeds;
         for (int i = 0; i < m; i++) eids[i] = c->ent.eid[r->idx_of_row[x.rows[x.nseeds + i]]];
         ap_add(sc->ws, eids, m, g);

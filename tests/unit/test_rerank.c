@@ -12,7 +12,8 @@ static const anchor_weighting W = {ANCHOR_GEOMETRIC, 1000, 40};
 
 static void check_order(rerank_agg agg, double mu, const int *want_order) {
     anchor_scorer s;
-    anchor_init(&s, &P6);
+    row_source src = row_source_dense(&P6);
+    anchor_init(&s, &src);
     rerank_item it[4];
     rerank_set(&s, SET, 6, 2, &W, agg, mu, it);
     for (int k = 0; k < 4; k++) CHECK_EQ_INT(it[k].order, want_order[k]);
@@ -23,7 +24,8 @@ static void test_kl_ranks(void) {
     /* every member weighs 1000 p with all six entities in the set, so d^ is
      * uniform and s(e) = -KL(uniform || r_e) = mean_j log(6 r_e[j]) */
     anchor_scorer s;
-    anchor_init(&s, &P6);
+    row_source src = row_source_dense(&P6);
+    anchor_init(&s, &src);
     rerank_item it[4];
     rerank_set(&s, SET, 6, 2, &W, RERANK_GEO, 0, it);
     double s3 = 0;

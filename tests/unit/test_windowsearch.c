@@ -28,7 +28,8 @@ static void test_anchor_normalisation(void) {
     CHECK_NEAR(anchor_multiplier(&w, 1), 2, 0);
     CHECK_NEAR(anchor_multiplier(&w, 2), 1, 0);
     anchor_scorer s;
-    anchor_init(&s, &P6);
+    row_source src = row_source_dense(&P6);
+    anchor_init(&s, &src);
     int64_t members[3] = {0, 1, 3};
     double mult[3] = {4, 2, 1};
     double d[6] = {1.0 / 3, 1.0 / 6, 1.0 / 12, 1.0 / 12, 1.0 / 4, 1.0 / 12};
@@ -60,7 +61,8 @@ static void test_anchor_normalisation(void) {
 
 static void test_candidate_order(void) {
     cand_order c;
-    cand_init(&c, &P6, CAND_MEAN);
+    row_source src = row_source_dense(&P6);
+    cand_init(&c, &src, CAND_MEAN);
     cand_add_member(&c, 0);
     cand_add_member(&c, 1);
     unsigned char blocked[6] = {1, 1, 0, 0, 0, 0};
@@ -83,7 +85,8 @@ static void test_candidate_order_logz(void) {
     static float L[2][4] = {{-1, -2, -3, -4}, {-8, -2, -2, -4}};
     const row_matrix lm = {.rows = 2, .cols = 4, .stride = 4, .data = &L[0][0]};
     cand_order c;
-    cand_init(&c, &lm, CAND_LOGZ);
+    row_source src = row_source_dense(&lm);
+    cand_init(&c, &src, CAND_LOGZ);
     cand_add_member(&c, 0);
     cand_add_member(&c, 1);
     double a = sqrt(1.25), b = sqrt(6.0);
@@ -111,25 +114,26 @@ static void test_window_step(void) {
     CHECK_NEAR(s2, -1.075023909924, 1e-6);
     CHECK_NEAR(s3, -0.115499006849, 1e-6);
     anchor_scorer s;
-    anchor_init(&s, &P6);
+    row_source src = row_source_dense(&P6);
+    anchor_init(&s, &src);
     int64_t seeds[2] = {0, 1};
     expand_query q = {2, seeds, 0, NULL, 0, NULL, NULL};
     expand_params p = {1, 2, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 4, 1}};
-    expand_group(&s, &P6, &q, 1, &p, 0);
+    expand_group(&s, &src, &q, 1, &p, 0);
     CHECK_EQ_INT(q.n, 3);
     CHECK_EQ_INT(q.rows[2], 3);
     CHECK_NEAR(q.score[0], s3, 1e-6);
     expand_query_free(&q);
     /* with a window of 1 only the top candidate is looked at */
     p.w0 = 1;
-    expand_group(&s, &P6, &q, 1, &p, 0);
+    expand_group(&s, &src, &q, 1, &p, 0);
     CHECK_EQ_INT(q.rows[2], 2);
     CHECK_NEAR(q.score[0], s2, 1e-6);
     expand_query_free(&q);
     /* a negative seed leaves the candidates: with 2 out, the top one is 3 */
     int64_t neg[1] = {2};
     expand_query qn = {2, seeds, 1, neg, 0, NULL, NULL};
-    expand_group(&s, &P6, &qn, 1, &p, 0);
+    expand_group(&s, &src, &qn, 1, &p, 0);
     CHECK_EQ_INT(qn.rows[2], 3);
     expand_query_free(&qn);
     anchor_free(&s);
@@ -169,13 +173,14 @@ static const row_matrix PX = {.rows = 6, .cols = 6, .stride = 6, .data = &X6[0][
 
 static void test_exclusive(void) {
     anchor_scorer s;
-    anchor_init(&s, &PX);
+    row_source src = row_source_dense(&PX);
+    anchor_init(&s, &src);
     int64_t a = 0, b = 1;
     expand_params p = {2, 1, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
     /* independent: A = 0 +2 (0.30) +1 (0.25+0.10); B = 1 +2 (0.35) +0 (0.20+0.10) */
     expand_query q[2] = {{1, &a, 0, NULL, 0, NULL, NULL}, {1, &b, 0, NULL, 0, NULL, NULL}};
-    expand_group(&s, &PX, &q[0], 1, &p, 0);
-    expand_group(&s, &PX, &q[1], 1, &p, 0);
+    expand_group(&s, &src, &q[0], 1, &p, 0);
+    expand_group(&s, &src, &q[1], 1, &p, 0);
     CHECK_EQ_INT(q[0].rows[1], 2);
     CHECK_EQ_INT(q[0].rows[2], 1);
     CHECK_EQ_INT(q[1].rows[1], 2);
@@ -184,7 +189,7 @@ static void test_exclusive(void) {
     expand_query_free(&q[1]);
     /* exclusive, A first: both seeds leave both pools; round 1: A takes 2, B gets
      * 4 (0.10); round 2: A takes 3 (0.10+0.10 over 5: 0.02+0.10), B gets 5. */
-    expand_group(&s, &PX, q, 2, &p, 1);
+    expand_group(&s, &src, q, 2, &p, 1);
     CHECK_EQ_INT(q[0].rows[1], 2);
     CHECK_EQ_INT(q[0].rows[2], 3);
     CHECK_EQ_INT(q[1].rows[1], 4);

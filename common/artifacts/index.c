@@ -1,0 +1,147 @@
+/* index: writer and validating reader of the `index` artifact. */
+#include "artifacts/index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifacts/entities.h"
+#include "base/error.h"
+#include "format/lebin.h"
+
+void index_write(const char *path, const entity_table *t, const int64_t *mentions, int64_t samples,
+                 const char *samples_path, const pattern_config *c, const pattern_counts *k) {
+    artifact_writer *w = artifact_create(path, INDEX_KIND, INDEX_SCHEMA);
+    artifact_param_str(w, "model", "patterns");
+    artifact_param_str(w, "patterns", c->long_patterns ? "long" : "short");
+    artifact_param_int(w, "bag", c->bag);
+    artifact_param_double(w, "bag_weight", c->bag_weight);
+    artifact_param_int(w, "min_entities", c->min_entities);
+    artifact_param_double(w, "idf_power", c->idf_power);
+    artifact_param_double(w, "temperature", c->temperature);
+    char *real = realpath(samples_path, NULL);
+    artifact_add_input(w, real ? real : samples_path);
+    free(real);
+    char sha[65];
+    input_sha256_hex(samples_path, sha);
+    msgpack_packer *pk = artifact_payload(w);
+    entity_table_pack(pk, t);
+    msgpack_pack_map(pk, 3);
+    mp_kv_int(pk, "samples", samples);
+    mp_kv_str(pk, "samples_sha256", sha);
+    mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
+    msgpack_pack_map(pk, 12);
+    mp_kv_str(pk, "model", "patterns");
+    mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
+    mp_kv_int(pk, "bag", c->bag);
+    mp_kv_double(pk, "bag_weight", c->bag_weight);
+    mp_kv_int(pk, "min_entities", c->min_entities);
+    mp_kv_double(pk, "idf_power", c->idf_power);
+    mp_kv_double(pk, "temperature", c->temperature);
+    mp_kv_int(pk, "features", k->F);
+    mp_pack_le_bin(pk, "key", k->key, k->F, 8);
+    mp_pack_le_bin(pk, "foff", k->foff, k->F + 1, 8);
+    mp_pack_le_bin(pk, "ent", k->ent, k->foff[k->F], 4);
+    mp_pack_le_bin(pk, "cnt", k->cnt, k->foff[k->F], 4);
+    artifact_commit(w);
+}
+
+/* The counting settings of the model map (exit 3 outside the ranges pattern_model accepts). */
+static void read_config(artifact_reader *r, const msgpack_object *o, pattern_config *c) {
+    *c = pattern_config_defaults(PATTERN_SIMILARITY);
+    char *model = mp_get_str(r, o, "model"), *patterns = mp_get_str(r, o, "patterns");
+    if (strcmp(model, "patterns")) artifact_bad(r, "model \"%s\": expected \"patterns\"", model);
+    if (strcmp(patterns, "long") && strcmp(patterns, "short"))
+        artifact_bad(r, "patterns \"%s\": expected \"long\" or \"short\"", patterns);
+    c->long_patterns = !strcmp(patterns, "long");
+    free(model);
+    free(patterns);
+    int64_t bag = mp_get_int(r, o, "bag"), min_entities = mp_get_int(r, o, "min_entities");
+    c->bag_weight = mp_get_double(r, o, "bag_weight");
+    c->idf_power = mp_get_double(r, o, "idf_power");
+    c->temperature = mp_get_double(r, o, "temperature");
+    if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight > 0) ||
+        !(c->idf_power >= 0) || !(c->temperature > 0) || c->bag_weight > 1e6 || c->idf_power > 10 || c->temperature > 1e6)
+        artifact_bad(r, "model settings out of range: expected bag 0..%d, min_entities >= 2, bag_weight and temperature "
+                        "in (0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
+    c->bag = (int)bag;
+    c->min_entities = (int)min_entities;
+}
+
+/* Offsets ascending from 0 to P, entities ascending within a feature and inside 0..E-1, at
+ * least min_entities of them, counts >= 1. */
+static void check_counts(artifact_reader *r, const pattern_counts *k, int min_entities) {
+    for (int64_t f = 0; f < k->F; f++)
+        if (k->foff[f + 1] - k->foff[f] < min_entities)
+            artifact_bad(r, "feature %lld has %lld entities: expected offsets ascending by at least min_entities %d",
+                         (long long)f, (long long)(k->foff[f + 1] - k->foff[f]), min_entities);
+    for (int64_t f = 0; f < k->F; f++) {
+        int64_t a = k->foff[f], b = k->foff[f + 1];
+        for (int64_t p = a; p < b; p++) {
+            if (k->ent[p] < 0 || k->ent[p] >= k->E || (p > a && k->ent[p] <= k->ent[p - 1]))
+                artifact_bad(r, "feature %lld: posting %lld has entity %d: expected rows ascending in 0..%lld",
+                             (long long)f, (long long)p, k->ent[p], (long long)k->E - 1);
+            if (k->cnt[p] < 1) artifact_bad(r, "posting %lld has count %d: expected >= 1", (long long)p, k->cnt[p]);
+        }
+    }
+}
+
+void index_read(corpus_index *x, const char *path) {
+    memset(x, 0, sizeof *x);
+    artifact_reader *r = artifact_open(path, INDEX_KIND, INDEX_SCHEMA);
+    x->path = xstrdup(artifact_path(r));
+    msgpack_object o;
+    artifact_expect(r, &o, "the entity table {entities, eid, name}");
+    entity_table_unpack(r, &o, &x->ent, &x->row_of_eid);
+    int64_t E = x->ent.n;
+    artifact_expect(r, &o, "the mentions map {samples, samples_sha256, mentions}");
+    if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the mentions map");
+    x->samples = mp_get_int(r, &o, "samples");
+    char *sha = mp_get_str(r, &o, "samples_sha256");
+    if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
+        artifact_bad(r, "samples_sha256: expected 64 lowercase hex digits");
+    memcpy(x->samples_sha256, sha, 65);
+    free(sha);
+    x->mentions = xmalloc(sizeof(int64_t) * (size_t)E);
+    mp_read_le_bin(r, &o, "mentions", E, 8, x->mentions);
+    int64_t total = 0;
+    for (int64_t e = 0; e < E; e++) {
+        if (x->mentions[e] < 1 || x->mentions[e] > x->samples)
+            artifact_bad(r, "entity row %lld has %lld mentions: expected 1..samples (%lld)", (long long)e,
+                         (long long)x->mentions[e], (long long)x->samples);
+        total += x->mentions[e];
+    }
+    if (total != x->samples)
+        artifact_bad(r, "the mentions sum to %lld: expected samples = %lld", (long long)total, (long long)x->samples);
+    artifact_expect(r, &o, "the pattern model map {model, patterns, ..., key, foff, ent, cnt}");
+    if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the pattern model map");
+    read_config(r, &o, &x->cfg);
+    pattern_counts *k = &x->counts;
+    k->E = E;
+    k->F = mp_get_int(r, &o, "features");
+    if (k->F < 0 || k->F > INT32_MAX) artifact_bad(r, "features = %lld: expected 0..%d", (long long)k->F, INT32_MAX);
+    k->key = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
+    k->foff = xmalloc(sizeof(int64_t) * (size_t)(k->F + 1));
+    mp_read_le_bin(r, &o, "key", k->F, 8, k->key);
+    mp_read_le_bin(r, &o, "foff", k->F + 1, 8, k->foff);
+    int64_t P = k->foff[k->F];
+    const msgpack_object *ent = mp_get(r, &o, "ent", 1);
+    if (k->foff[0] != 0 || P < 0 || ent->type != MSGPACK_OBJECT_BIN || (uint64_t)P * 4 != ent->via.bin.size)
+        artifact_bad(r, "foff runs from %lld to %lld: expected 0 to the postings in 'ent'", (long long)k->foff[0],
+                     (long long)P);
+    k->ent = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    k->cnt = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    mp_read_le_bin(r, &o, "ent", P, 4, k->ent);
+    mp_read_le_bin(r, &o, "cnt", P, 4, k->cnt);
+    check_counts(r, k, x->cfg.min_entities);
+    artifact_expect_end(r);
+    artifact_close(r);
+}
+
+void index_free(corpus_index *x) {
+    free(x->path);
+    entity_table_free(&x->ent);
+    intmap_free(&x->row_of_eid);
+    free(x->mentions);
+    pattern_counts_free(&x->counts);
+    memset(x, 0, sizeof *x);
+}

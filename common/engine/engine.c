@@ -1,0 +1,341 @@
+/* engine: the whole method for one seed set, rows computed on demand from the index. */
+#include "engine/engine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/log.h"
+#include "dataset/entitynames.h"
+#include "method/anchor.h"
+#include "method/modelscore.h"
+#include "method/rerank.h"
+#include "method/windowsearch.h"
+
+struct engine {
+    corpus_index idx;
+    name_index names;
+    engine_config cfg;
+    pattern_model *m[ENGINE_MAX_MODELS];
+};
+
+engine_config engine_config_defaults(void) {
+    engine_config c = {3, 0.8, 1};
+    return c;
+}
+
+engine *engine_open(const char *index_path, const engine_config *c) {
+    if (c->models < 1 || c->models > ENGINE_MAX_MODELS) die_usage("models must be in 1..%d", ENGINE_MAX_MODELS);
+    if (!(c->feature_fraction > 0 && c->feature_fraction <= 1)) die_usage("feature fraction must be in (0, 1]");
+    engine *g = xcalloc(1, sizeof *g);
+    g->cfg = *c;
+    index_read(&g->idx, index_path);
+    name_index_init(&g->names, &g->idx.ent, &g->idx.row_of_eid);
+    for (int k = 0; k < c->models; k++) {
+        pattern_config pc = g->idx.cfg;
+        if (k > 0) { /* the pipeline's pattern_subset: models 2..K */
+            pc.feature_fraction = c->feature_fraction;
+            pc.seed = c->seed * 1000 + (uint64_t)(k + 1);
+        }
+        g->m[k] = pattern_model_from_counts(&pc, &g->idx.counts);
+    }
+    return g;
+}
+
+void engine_free(engine *g) {
+    if (!g) return;
+    for (int k = 0; k < g->cfg.models; k++) pattern_model_free(g->m[k]);
+    name_index_free(&g->names);
+    index_free(&g->idx);
+    free(g);
+}
+
+const corpus_index *engine_index(const engine *g) { return &g->idx; }
+
+static const char *const variant_names[] = {"full", "noen", "nocl", "noclen"};
+
+int engine_variant_parse(const char *s) {
+    for (int v = 0; v < 4; v++)
+        if (!strcmp(s, variant_names[v])) return v;
+    return -1;
+}
+
+const char *engine_variant_name(engine_variant v) { return variant_names[v]; }
+
+engine_request engine_request_defaults(void) {
+    engine_request q = {0};
+    q.variant = ENGINE_FULL;
+    q.size = 100;
+    q.phase2_size = 200;
+    q.top = 2;
+    const cl_preset *p = cl_preset_default();
+    q.bounds = (cl_bounds){p->thr_pos, p->l_neg, p->u_neg};
+    q.contrast = pattern_contrast_defaults();
+    return q;
+}
+
+/* ---- rows of one model or the mean of several, computed on demand and cached per call ---- */
+
+typedef struct {
+    int k;
+    const pattern_model *m[ENGINE_MAX_MODELS];
+    const pattern_refinement *ref[ENGINE_MAX_MODELS];
+    int64_t E;
+    sparse_row **cache;       /* [E], NULL until needed */
+    pattern_scratch *scratch; /* the call's, shared by its sources */
+    int32_t *mark;            /* mean scratch, all -1 */
+    row_source src;
+} model_rows;
+
+static const sparse_row *rows_get(model_rows *r, int64_t e) {
+    if (r->cache[e]) return r->cache[e];
+    sparse_row *out = xcalloc(1, sizeof *out);
+    if (r->k == 1) {
+        pattern_model_sparse_row(r->m[0], r->ref[0], e, r->scratch, out);
+    } else {
+        sparse_row parts[ENGINE_MAX_MODELS];
+        const sparse_row *pp[ENGINE_MAX_MODELS];
+        for (int i = 0; i < r->k; i++) {
+            pattern_model_sparse_row(r->m[i], r->ref[i], e, r->scratch, &parts[i]);
+            pp[i] = &parts[i];
+        }
+        sparse_row_mean(pp, r->k, out, r->mark);
+        for (int i = 0; i < r->k; i++) sparse_row_free(&parts[i]);
+    }
+    return r->cache[e] = out;
+}
+
+static const float *src_row(void *ctx, int64_t e, float *scratch) {
+    sparse_row_dense(rows_get(ctx, e), scratch);
+    return scratch;
+}
+
+static float src_at(void *ctx, int64_t e, int64_t j) { return sparse_row_at(rows_get(ctx, e), j); }
+
+static void src_sums(void *ctx, int64_t e, double *sum, double *logsum) {
+    const sparse_row *r = rows_get(ctx, e);
+    *sum = r->sum;
+    *logsum = r->logsum;
+}
+
+/* Rows of the mean of models idx[0..k-1] (refinements ref[] or NULL). */
+static void rows_init(model_rows *r, const engine *g, const int *idx, int k, pattern_refinement *const *ref,
+                      pattern_scratch *scratch, int32_t *mark) {
+    memset(r, 0, sizeof *r);
+    r->k = k;
+    r->E = g->idx.ent.n;
+    for (int i = 0; i < k; i++) {
+        r->m[i] = g->m[idx[i]];
+        r->ref[i] = ref ? ref[idx[i]] : NULL;
+    }
+    r->cache = xcalloc((size_t)r->E, sizeof(sparse_row *));
+    r->scratch = scratch;
+    r->mark = mark;
+    r->src = (row_source){r->E, r, src_row, src_at, src_sums};
+}
+
+static void rows_free(model_rows *r) {
+    for (int64_t e = 0; e < r->E; e++)
+        if (r->cache[e]) {
+            sparse_row_free(r->cache[e]);
+            free(r->cache[e]);
+        }
+    free(r->cache);
+}
+
+/* ---- one query ---- */
+
+typedef struct {
+    const engine *g;
+    const engine_request *q;
+    engine_result *res;
+    pattern_scratch *scratch;
+    int32_t *mark;
+} call;
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Resolves tokens[0..n-1] into rows (duplicates dropped); -1 with the message on a bad name. */
+static int resolve(const engine *g, const char *what, const char *const *tokens, int n, int64_t **rows, int *nrows,
+                   char *err, size_t errlen) {
+    *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    *nrows = 0;
+    for (int i = 0; i < n; i++) {
+        char msg[1200];
+        int64_t r = name_lookup(&g->names, tokens[i], msg, sizeof msg);
+        if (r < 0) return fail(err, errlen, "%s %d: %s", what, i + 1, msg);
+        int dup = 0;
+        for (int k = 0; k < *nrows && !dup; k++) dup = (*rows)[k] == r;
+        if (!dup) (*rows)[(*nrows)++] = r;
+    }
+    return 0;
+}
+
+static int check_request(const engine *g, const engine_request *q, engine_result *res, char *err, size_t errlen) {
+    if (q->size < 1 || q->phase2_size < 1) return fail(err, errlen, "size must be at least 1");
+    if (q->top < 1 || q->top > g->cfg.models)
+        return fail(err, errlen, "top %d: expected 1..%d (the engine's models)", q->top, g->cfg.models);
+    if (q->bounds.thr_pos < 1 || q->bounds.l_neg < 0 || q->bounds.l_neg >= q->bounds.u_neg)
+        return fail(err, errlen, "contrastive bounds: need thr_pos >= 1 and 0 <= l_neg < u_neg");
+    if ((int)q->variant < 0 || q->variant > ENGINE_NOCLEN) return fail(err, errlen, "unknown variant");
+    if (resolve(g, "seed", q->seeds, q->nseeds, &res->seeds, &res->nseeds, err, errlen) ||
+        resolve(g, "negative seed", q->negatives, q->nnegatives, &res->negatives, &res->nnegatives, err, errlen) ||
+        resolve(g, "accepted entity", q->accepted, q->naccepted, &res->accepted, &res->naccepted, err, errlen))
+        return -1;
+    const entity_table *t = &g->idx.ent;
+    for (int i = 0; i < res->nnegatives; i++) {
+        int64_t r = res->negatives[i];
+        for (int k = 0; k < res->nseeds; k++)
+            if (res->seeds[k] == r)
+                return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and a negative seed", t->name[r],
+                            (long long)t->eid[r]);
+        for (int k = 0; k < res->naccepted; k++)
+            if (res->accepted[k] == r)
+                return fail(err, errlen, "\"%s\" (eid %lld) is both accepted and a negative seed", t->name[r],
+                            (long long)t->eid[r]);
+    }
+    if (res->nseeds < 2)
+        return fail(err, errlen, "%d distinct seed entit%s: expected at least 2 (the method compares seeds)",
+                    res->nseeds, res->nseeds == 1 ? "y" : "ies");
+    if (res->nseeds + q->size > t->n) return fail(err, errlen, "size %d: the index has only %lld entities", q->size, (long long)t->n);
+    return 0;
+}
+
+/* Orders the K models (refined by ref, or not) by seed consistency into kept[0..K-1], best
+ * first (ties: lower index), scores into score[]. As score-models, for one class. */
+static void select_models(call *c, pattern_refinement *const *ref, int *kept, double *score) {
+    int K = c->g->cfg.models;
+    for (int k = 0; k < K; k++) {
+        model_rows r;
+        rows_init(&r, c->g, &k, 1, ref, c->scratch, c->mark);
+        double v = class_consistency(&r.src, c->res->seeds, c->res->nseeds);
+        score[k] = geometric_mean(&v, 1);
+        kept[k] = k;
+        rows_free(&r);
+    }
+    for (int i = 1; i < K; i++) /* insertion sort: stable on ties */
+        for (int j = i; j > 0 && score[kept[j]] < score[kept[j - 1]]; j--) {
+            int t = kept[j];
+            kept[j] = kept[j - 1];
+            kept[j - 1] = t;
+        }
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* Window search (seeds + size) and official re-ranking over the mean rows of models[0..k-1]
+ * (ascending indices, as an ensemble averages them); the expanded rows in re-ranked order
+ * into *ranked (n of them) and, when items is not NULL, the per-entity figures. */
+static int search_and_rerank(call *c, const int *models, int k, pattern_refinement *const *ref, int size,
+                             int64_t **ranked, engine_item **items) {
+    model_rows r;
+    rows_init(&r, c->g, models, k, ref, c->scratch, c->mark);
+    anchor_scorer sc;
+    anchor_init(&sc, &r.src);
+    expand_params p = {size, 1, 2.5, 20, 0, CAND_MEAN, ANCHOR_DEFAULT};
+    expand_query x = {c->res->nseeds, c->res->seeds, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
+    expand_group(&sc, &r.src, &x, 1, &p, 0);
+    int n = x.n - x.nseeds;
+    rerank_item *it = xmalloc(sizeof *it * (size_t)(n + 1));
+    anchor_weighting bands = {ANCHOR_RERANK_BANDS, 0, 1};
+    rerank_set(&sc, x.rows, x.n, x.nseeds, &bands, RERANK_SUM, 9, it);
+    *ranked = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) (*ranked)[i] = x.rows[x.nseeds + it[i].order - 1];
+    if (items) {
+        const corpus_index *idx = &c->g->idx;
+        *items = xmalloc(sizeof(engine_item) * (size_t)(n + 1));
+        for (int i = 0; i < n; i++) {
+            int64_t row = (*ranked)[i];
+            (*items)[i] = (engine_item){row, idx->ent.eid[row], idx->ent.name[row], it[i].score, it[i].order,
+                                        it[i].rank, it[i].s, x.score[it[i].order - 1], idx->mentions[row]};
+        }
+    }
+    free(it);
+    expand_query_free(&x);
+    anchor_free(&sc);
+    rows_free(&r);
+    return n;
+}
+
+/* The ensemble of the `top` best models (refined by ref or not): its model indices in
+ * ascending order into models[], the selection recorded in the result. */
+static int ensemble_models(call *c, pattern_refinement *const *ref, int *models) {
+    int kept[ENGINE_MAX_MODELS];
+    double score[ENGINE_MAX_MODELS];
+    select_models(c, ref, kept, score);
+    int top = c->q->top;
+    c->res->models_kept = top;
+    memcpy(c->res->kept, kept, sizeof(int) * (size_t)top);
+    memcpy(c->res->model_score, score, sizeof(double) * (size_t)c->g->cfg.models);
+    memcpy(models, kept, sizeof(int) * (size_t)top);
+    qsort(models, (size_t)top, sizeof(int), cmp_int);
+    return top;
+}
+
+/* The contrastive sets of this query from its phase-2 ranking, plus the person's feedback. */
+static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
+    engine_result *res = c->res;
+    cl_sets_init(s);
+    cl_sets_add_query(s, res->seeds, res->nseeds, ranked, n, &c->q->bounds);
+    for (int i = 0; i < res->naccepted; i++) cl_sets_add_pos(s, res->accepted[i]);
+    for (int i = 0; i < res->nnegatives; i++) cl_sets_add_neg(s, res->negatives[i]);
+    res->n_pos = (int)s->n_pos;
+    res->n_neg = (int)s->n_neg;
+}
+
+int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen) {
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    if (check_request(g, q, out, err, errlen)) {
+        engine_result_free(out);
+        return -1;
+    }
+    call c = {g, q, out, pattern_scratch_new(g->m[0]), xmalloc(sizeof(int32_t) * (size_t)(g->idx.ent.n + 1))};
+    for (int64_t e = 0; e < g->idx.ent.n; e++) c.mark[e] = -1;
+    int K = g->cfg.models, models[ENGINE_MAX_MODELS], nm = 1;
+    int contrastive = q->variant == ENGINE_FULL || q->variant == ENGINE_NOEN;
+    int ensemble = q->variant == ENGINE_FULL || q->variant == ENGINE_NOCL;
+    models[0] = 0;
+    out->models_kept = 1;
+    if (ensemble) nm = ensemble_models(&c, NULL, models);
+    pattern_refinement *ref[ENGINE_MAX_MODELS] = {0};
+    if (contrastive) {
+        int64_t *ranked2;
+        int n2 = search_and_rerank(&c, models, nm, NULL, q->phase2_size, &ranked2, NULL);
+        cl_sets s;
+        query_sets(&c, ranked2, n2, &s);
+        free(ranked2);
+        pattern_class_sets cs = {s.pos, s.neg, s.n_pos, s.n_neg};
+        for (int k = 0; k < (ensemble ? K : 1); k++)
+            ref[k] = pattern_model_refine(g->m[k], &cs, 1, &q->contrast, k ? NULL : &out->loss_before,
+                                          k ? NULL : &out->loss_after);
+        cl_sets_free(&s);
+        if (ensemble) nm = ensemble_models(&c, ref, models);
+    }
+    int64_t *ranked;
+    out->n = search_and_rerank(&c, models, nm, contrastive ? ref : NULL, q->size, &ranked, &out->items);
+    free(ranked);
+    for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
+    pattern_scratch_free(c.scratch);
+    free(c.mark);
+    out->seconds = now_seconds() - t0;
+    return 0;
+}
+
+void engine_result_free(engine_result *r) {
+    free(r->seeds);
+    free(r->negatives);
+    free(r->accepted);
+    free(r->items);
+    memset(r, 0, sizeof *r);
+}

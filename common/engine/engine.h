@@ -1,0 +1,113 @@
+/* engine: ProbExpan for one seed set at a time over a corpus index (common/artifacts/index.h)
+ * — the library behind `probexpan query` and `probexpan serve`.
+ *
+ * engine_open loads the index once and derives the K phase-1 pattern models (model 1 with
+ * every feature, model k > 1 a seeded feature subset, as pipelines/probexpan.mk does); after
+ * that the engine is read-only. engine_query runs the whole method for one request and keeps
+ * all its state in the call (rows, refinements, caches), so any number of threads may query
+ * one engine at once. Nothing is written to disk.
+ *
+ * The method, per variant (paper Table 4; `full` is the default):
+ *   noclen  model 1: window search (seeds + size), re-ranking
+ *   nocl    the K models scored by seed consistency on the query's seeds (modelscore.h), the
+ *           `top` best averaged (the ensemble), window search, re-ranking
+ *   noen    model 1: phase-2 search (seeds + phase2_size) and re-ranking; the contrastive sets
+ *           of this query (E_pos = seeds + ranks < thr_pos, E_neg = ranks in (l_neg, u_neg),
+ *           contrastive_pairs.h) refine model 1 (pattern_model_refine); final search, re-ranking
+ *   full    as nocl for phase 2; the sets refine each of the K models; the refined models are
+ *           scored and ensembled again; final search and re-ranking
+ * The search reads the ensemble's rows only where it needs them: each row r(e) is computed on
+ * demand from the sparse profiles as a background plus its nonzeros (common/method/sparse_row.h)
+ * and cached for the call. Negative seeds are kept out of every search and, in the contrastive
+ * variants, join E_neg of the refinement (a rejected entity is a hard negative); accepted
+ * entities join E_pos (and stay candidates). The re-ranking is the official code's (sum
+ * aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
+ *
+ * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
+ * sizes)) per model; memory O(E + rows touched x nonzeros). The rankings equal those of the
+ * batch stages on the same models (tests/stage/query.sh). */
+#ifndef PROBEXPAN_ENGINE_H
+#define PROBEXPAN_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "artifacts/index.h"
+#include "model/contrastive_pairs.h"
+#include "model/pattern_model.h"
+
+#define ENGINE_MAX_MODELS 16
+
+typedef struct {
+    int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
+    double feature_fraction; /* models 2..K keep a seeded subset of about this fraction (0.8) */
+    uint64_t seed;           /* model k > 1 uses the subset seed seed * 1000 + k (1) */
+} engine_config;
+
+engine_config engine_config_defaults(void);
+
+typedef struct engine engine;
+
+/* Loads the index at path (exit 3 naming file and byte on a bad or foreign file; exit 2 on a
+ * bad config) and builds the models. */
+engine *engine_open(const char *index_path, const engine_config *c);
+void engine_free(engine *g);
+const corpus_index *engine_index(const engine *g);
+
+typedef enum { ENGINE_FULL, ENGINE_NOEN, ENGINE_NOCL, ENGINE_NOCLEN } engine_variant;
+/* "full", "noen", "nocl", "noclen" -> the variant, else -1. */
+int engine_variant_parse(const char *s);
+const char *engine_variant_name(engine_variant v);
+
+typedef struct {
+    /* as a person typed them: names (case and '_' insensitive, common/dataset/entitynames.h)
+     * or eids */
+    const char *const *seeds;
+    int nseeds;
+    const char *const *negatives; /* rejected entities: never returned; hard negatives */
+    int nnegatives;
+    const char *const *accepted;  /* accepted entities: positives of the refinement */
+    int naccepted;
+    engine_variant variant;
+    int size;          /* entities returned beyond the seeds (100), >= 1 */
+    int phase2_size;   /* phase-2 search size (200); must reach u_neg - 1 to have negatives */
+    int top;           /* models kept by selection (2), 1..models */
+    cl_bounds bounds;  /* contrastive sets (12, 170, 200: the wiki preset) */
+    pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults) */
+} engine_request;
+
+engine_request engine_request_defaults(void);
+
+typedef struct {
+    int64_t row, eid;
+    const char *name;     /* points into the engine's index */
+    double score;         /* the re-ranking's aggregate (sort key, descending) */
+    int order;            /* 1-based position in the window search */
+    int kl_rank;          /* rank by -KL against the final set */
+    double kl_score;      /* that -KL */
+    double search_score;  /* the window search's anchor score when the entity was added */
+    int64_t mentions;     /* the entity's mentions in the corpus */
+} engine_item;
+
+typedef struct {
+    int nseeds, nnegatives, naccepted;
+    int64_t *seeds, *negatives, *accepted; /* resolved rows, duplicates dropped */
+    int n;
+    engine_item *items;   /* the ranking, best first (seeds not included) */
+    int models_kept;      /* models in the final ensemble */
+    int kept[ENGINE_MAX_MODELS];            /* their 0-based indices, best first */
+    double model_score[ENGINE_MAX_MODELS];  /* final selection's consistency (lower = better) */
+    int n_pos, n_neg;     /* contrastive sets (0 without a refinement) */
+    double loss_before, loss_after;
+    double seconds;
+} engine_result;
+
+/* The method for one request into *out (engine_result_free). Returns 0, or -1 for bad user
+ * input with a one-line message in err (errlen >= 1024 holds every suggestion): an unknown
+ * name (with the five closest), an ambiguous name (with the entities it names), an entity
+ * both seed and negative (or accepted and negative), fewer than two distinct seeds, a bad
+ * size/top/bounds. Never exits on user input. Thread-safe. */
+int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen);
+void engine_result_free(engine_result *r);
+
+#endif

@@ -1,0 +1,82 @@
+/* sparse_row: background + listed columns; values, sums, means and KL in O(listed). */
+#include "method/sparse_row.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "method/kl.h"
+
+void sparse_row_finish(sparse_row *r) {
+    double s = 0, l = 0;
+    for (int64_t i = 0; i < r->nnz; i++) {
+        s += r->val[i];
+        l += kl_log(r->val[i]);
+    }
+    double rest = (double)(r->n - r->nnz);
+    r->sum = s + rest * r->background;
+    r->logsum = l + rest * kl_log(r->background);
+}
+
+void sparse_row_free(sparse_row *r) {
+    free(r->col);
+    free(r->val);
+    r->col = NULL;
+    r->val = NULL;
+    r->nnz = 0;
+}
+
+float sparse_row_at(const sparse_row *r, int64_t j) {
+    int64_t lo = 0, hi = r->nnz;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (r->col[mid] < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < r->nnz && r->col[lo] == j ? r->val[lo] : r->background;
+}
+
+void sparse_row_dense(const sparse_row *r, float *out) {
+    for (int64_t j = 0; j < r->n; j++) out[j] = r->background;
+    for (int64_t i = 0; i < r->nnz; i++) out[r->col[i]] = r->val[i];
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void sparse_row_mean(const sparse_row *const *rows, int k, sparse_row *out, int32_t *mark) {
+    int64_t n = rows[0]->n, cap = 0;
+    for (int i = 0; i < k; i++) cap += rows[i]->nnz;
+    out->n = n;
+    out->col = xmalloc(sizeof(int32_t) * (size_t)(cap + 1));
+    out->val = xmalloc(sizeof(float) * (size_t)(cap + 1));
+    int64_t m = 0;
+    for (int i = 0; i < k; i++)
+        for (int64_t q = 0; q < rows[i]->nnz; q++)
+            if (mark[rows[i]->col[q]] < 0) {
+                mark[rows[i]->col[q]] = 0;
+                out->col[m++] = rows[i]->col[q];
+            }
+    for (int64_t q = 0; q < m; q++) mark[out->col[q]] = -1;
+    qsort(out->col, (size_t)m, sizeof(int32_t), cmp_i32);
+    out->nnz = m;
+    /* each column: the values of the rows in row order, summed in double (as a dense mean) */
+    double *acc = xcalloc((size_t)(m + 1), sizeof(double)), bg = 0;
+    for (int i = 0; i < k; i++) {
+        const sparse_row *r = rows[i];
+        for (int64_t q = 0, p = 0; q < m; q++) {
+            while (p < r->nnz && r->col[p] < out->col[q]) p++;
+            acc[q] += p < r->nnz && r->col[p] == out->col[q] ? r->val[p] : r->background;
+        }
+        bg += r->background;
+    }
+    for (int64_t q = 0; q < m; q++) {
+        out->val[q] = (float)(acc[q] / k);
+    }
+    out->background = (float)(bg / k);
+    free(acc);
+    sparse_row_finish(out);
+}

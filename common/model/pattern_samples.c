@@ -1,0 +1,22 @@
+/* pattern_samples: the pattern model's view of a samples artifact. */
+#include "model/pattern_samples.h"
+
+#include <stdlib.h>
+
+#include "base/error.h"
+
+pattern_sample *pattern_samples_read(const samples *s) {
+    int64_t S = samples_count(s);
+    pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1));
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
+    for (int64_t j = 0; j < S; j++) {
+        int len = samples_tokens(s, j, ids), p = samples_mask_pos(s, j);
+        ps[j].entity = samples_entity(s, j);
+        for (int i = 0; i < PATTERN_SIDE; i++) {
+            ps[j].left[i] = p - 1 - i >= 0 ? ids[p - 1 - i] : PATTERN_OUTSIDE;
+            ps[j].right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
+        }
+    }
+    free(ids);
+    return ps;
+}

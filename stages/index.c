@@ -1,0 +1,71 @@
+/* index: builds the corpus index (schemas/index.md) from a samples artifact — the entity
+ * table, each entity's mention count and the pattern model's feature counts: every feature
+ * around every sample's [MASK] (n-gram patterns and the bag of nearby words), kept when seen
+ * with at least --min-entities entities, with its (entity, count) postings. `query`, `serve`
+ * and the pipeline's stages derive the K models, rows and refinements from it on demand.
+ * Cost: O(S x PATTERN_MAX x log(S x PATTERN_MAX)) time for S samples (hashing and sorting
+ * the feature occurrences), O(S x PATTERN_MAX) memory while counting; the index itself is
+ * O(E + F + feature-entity pairs) bytes — linear in the corpus, no E x E matrix. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifacts/index.h"
+#include "artifacts/samples.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "catalog/catalog.h"
+#include "model/pattern_samples.h"
+
+int main(int argc, char **argv) {
+    const char *samples_path = NULL, *out = NULL, *patterns = "long";
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    const cli_option opts[] = {
+        {"samples", OPT_STRING, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "index artifact to write", 0, 0},
+        {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
+        {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered", 0, PATTERN_SIDE},
+        {"bag-weight", OPT_DOUBLE, &c.bag_weight, "X", "weight multiplier of the --bag features", 1e-6, 1e6},
+        {"min-entities", OPT_INT, &c.min_entities, "N", "drop features seen with fewer than N entities", 2, 1e9},
+        {"idf-power", OPT_DOUBLE, &c.idf_power, "P", "feature weight log(E / entities of the feature)^P", 0, 10},
+        {"temperature", OPT_DOUBLE, &c.temperature, "T", "r(e) = softmax(cosine / T)", 1e-6, 1e6},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"index", "the corpus index: entity table, mention counts and pattern-model feature counts",
+                           "--samples FILE --out index.mp [options]",
+                           "index --samples runs/wn/samples.mp --out runs/wn/index.mp",
+                           "build-samples, query, pattern-dists, inspect", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+    if (!samples_path || !out) die_usage("--samples and --out are required");
+    if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
+    c.long_patterns = !strcmp(patterns, "long");
+    run_begin_beside(out);
+    double t0 = now_seconds();
+    samples *s = samples_open(samples_path);
+    int64_t E = samples_entities(s), S = samples_count(s);
+    pattern_sample *ps = pattern_samples_read(s);
+    pattern_counts k;
+    pattern_counts_build(&k, &c, E, S, ps);
+    free(ps);
+    int64_t *mentions = xmalloc(sizeof(int64_t) * (size_t)E);
+    for (int64_t e = 0; e < E; e++) {
+        int64_t f;
+        samples_range(s, e, &f, &mentions[e]);
+    }
+    entity_table t;
+    samples_entity_table(s, &t);
+    index_write(out, &t, mentions, S, samples_path, &c, &k);
+    double secs = now_seconds() - t0;
+    char a[32], b[32], d[32], e[32];
+    run_metric("features", (double)k.F);
+    run_metric("pairs", (double)k.foff[k.F]);
+    run_metric("seconds", secs);
+    log_done("%s entities, %s samples: %s features, %s feature-entity pairs -> %s (%.1f s)", fmt_count(a, E),
+             fmt_count(b, S), fmt_count(d, k.F), fmt_count(e, k.foff[k.F]), out, secs);
+    entity_table_free(&t);
+    free(mentions);
+    pattern_counts_free(&k);
+    samples_close(s);
+    return 0;
+}

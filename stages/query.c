@@ -1,0 +1,222 @@
+/* query: the whole ProbExpan method for one seed set, in one process, from a corpus index
+ * (`probexpan index`): phase-1 pattern models, model selection and ensemble, window search,
+ * the contrastive sets of this set's own expansion, the refinement of every model on them,
+ * selection and ensemble again, the final search and the re-ranking (common/engine/engine.h).
+ * Prints the ranking as TSV or JSON on stdout and, with --out, writes it as a `ranked`
+ * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
+ * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
+ * features) — seconds on a corpus of ~8k entities; no E x E matrix. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "artifacts/expansions.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "catalog/catalog.h"
+#include "engine/engine.h"
+
+/* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
+static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {
+    const char **v = xmalloc(sizeof(char *) * (size_t)(one->n + 1 + (list ? strlen(list) : 0)));
+    *n = 0;
+    *copy = list ? xstrdup(list) : NULL;
+    char *save = NULL;
+    for (char *tok = *copy ? strtok_r(*copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save))
+        if (tok[strspn(tok, " \t")]) v[(*n)++] = tok;
+    for (int i = 0; i < one->n; i++) v[(*n)++] = one->v[i];
+    return v;
+}
+
+static void print_tsv(const engine_result *r) {
+    printf("rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\n");
+    for (int i = 0; i < r->n; i++) {
+        const engine_item *it = &r->items[i];
+        printf("%d\t%lld\t%s\t%.6g\t%d\t%d\t%.6g\t%.6g\t%lld\n", i + 1, (long long)it->eid, it->name, it->score, it->order,
+               it->kl_rank, it->kl_score, it->search_score, (long long)it->mentions);
+    }
+}
+
+static json_t *entity_list(const corpus_index *x, const int64_t *rows, int n) {
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:I,s:s}", "eid", (json_int_t)x->ent.eid[rows[i]], "name", x->ent.name[rows[i]]));
+    return a;
+}
+
+static void print_json(const corpus_index *x, const engine_result *r, const char *variant) {
+    json_t *items = json_array();
+    for (int i = 0; i < r->n; i++) {
+        const engine_item *it = &r->items[i];
+        json_array_append_new(items, json_pack("{s:i,s:I,s:s,s:f,s:i,s:i,s:f,s:f,s:I}", "rank", i + 1, "eid",
+                                               (json_int_t)it->eid, "name", it->name, "score", it->score, "order",
+                                               it->order, "kl_rank", it->kl_rank, "kl_score", it->kl_score,
+                                               "search_score", it->search_score, "mentions", (json_int_t)it->mentions));
+    }
+    json_t *kept = json_array();
+    for (int i = 0; i < r->models_kept; i++) json_array_append_new(kept, json_integer(r->kept[i] + 1));
+    json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:f,s:o}", "variant", variant, "seeds",
+                          entity_list(x, r->seeds, r->nseeds), "negative_seeds", entity_list(x, r->negatives, r->nnegatives),
+                          "accepted", entity_list(x, r->accepted, r->naccepted), "models_kept", kept, "positives", r->n_pos,
+                          "negatives", r->n_neg, "seconds", r->seconds, "entities", items);
+    json_dumpf(o, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
+    putchar('\n');
+    json_decref(o);
+}
+
+/* The ranking as a one-record `ranked` artifact (class `cls`). */
+static void write_ranked(const char *out, const char *index_path, const corpus_index *x, const engine_result *r,
+                         const char *cls, const char *variant) {
+    artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
+    artifact_param_str(w, "variant", variant);
+    artifact_param_str(w, "aggregate", "sum");
+    artifact_param_str(w, "index", index_path);
+    artifact_param_str(w, "queries", "");
+    artifact_add_input(w, index_path);
+    expansion_record e = {0};
+    e.class_name = (char *)cls;
+    e.nseeds = r->nseeds;
+    e.nneg = r->nnegatives;
+    e.n = r->n;
+    e.seeds = xmalloc(sizeof(int64_t) * (size_t)(r->nseeds + 1));
+    e.seed_names = xmalloc(sizeof(char *) * (size_t)(r->nseeds + 1));
+    for (int i = 0; i < r->nseeds; i++) {
+        e.seeds[i] = x->ent.eid[r->seeds[i]];
+        e.seed_names[i] = x->ent.name[r->seeds[i]];
+    }
+    e.negatives = xmalloc(sizeof(int64_t) * (size_t)(r->nnegatives + 1));
+    for (int i = 0; i < r->nnegatives; i++) e.negatives[i] = x->ent.eid[r->negatives[i]];
+    e.eids = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
+    e.names = xmalloc(sizeof(char *) * (size_t)(r->n + 1));
+    e.scores = xmalloc(sizeof(double) * (size_t)(r->n + 1));
+    e.order = xmalloc(sizeof(int) * (size_t)(r->n + 1));
+    e.kl_rank = xmalloc(sizeof(int) * (size_t)(r->n + 1));
+    e.kl_score = xmalloc(sizeof(double) * (size_t)(r->n + 1));
+    for (int i = 0; i < r->n; i++) {
+        const engine_item *it = &r->items[i];
+        e.eids[i] = it->eid;
+        e.names[i] = (char *)it->name;
+        e.scores[i] = it->score;
+        e.order[i] = it->order;
+        e.kl_rank[i] = it->kl_rank;
+        e.kl_score[i] = it->kl_score;
+    }
+    msgpack_packer *pk = artifact_payload(w);
+    expansions_pack_begin(pk, 1, x->ent.n);
+    expansion_record_pack(pk, &e);
+    artifact_commit(w);
+    free(e.seeds);
+    free(e.seed_names);
+    free(e.negatives);
+    free(e.eids);
+    free(e.names);
+    free(e.scores);
+    free(e.order);
+    free(e.kl_rank);
+    free(e.kl_score);
+}
+
+/* With --run: the run's samples artifact must be the one the index was built from. */
+static void check_run_samples(const char *run, const char *index_path, const corpus_index *x) {
+    char *samples_path = xasprintf("%s/samples.mp", run), sha[65];
+    if (access(samples_path, F_OK) == 0) {
+        input_sha256_hex(samples_path, sha);
+        if (strcmp(sha, x->samples_sha256))
+            die_input(index_path, "mentions", "built from samples with sha256 %.12s…, but %s has %.12s…: the index "
+                      "belongs to another corpus or an older run; rebuild it (make -f pipelines/probexpan.mk ... index)",
+                      x->samples_sha256, samples_path, sha);
+    }
+    free(samples_path);
+}
+
+int main(int argc, char **argv) {
+    const char *run = NULL, *index_path = NULL, *seeds = NULL, *negatives = NULL, *accepted = NULL;
+    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds";
+    cli_list seed1 = {0}, neg1 = {0}, acc1 = {0};
+    engine_config ec = engine_config_defaults();
+    engine_request q = engine_request_defaults();
+    long subset_seed = (long)ec.seed;
+    const cli_option opts[] = {
+        {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
+        {"index", OPT_STRING, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
+        {"seeds", OPT_STRING, &seeds, "LIST", "seed entities: names or eids, comma-separated", 0, 0},
+        {"seed", OPT_LIST, &seed1, "NAME", "one seed entity (a name may contain commas)", 0, 0},
+        {"negative-seeds", OPT_STRING, &negatives, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
+        {"negative", OPT_LIST, &neg1, "NAME", "one rejected entity", 0, 0},
+        {"accepted", OPT_STRING, &accepted, "LIST", "accepted entities, comma-separated: positives of the refinement", 0, 0},
+        {"accept", OPT_LIST, &acc1, "NAME", "one accepted entity", 0, 0},
+        {"size", OPT_INT, &q.size, "N", "entities to return beyond the seeds", 1, 1000000},
+        {"variant", OPT_STRING, &variant, "full|noen|nocl|noclen", "the method's ablation variant (paper Table 4)", 0, 0},
+        {"phase2-size", OPT_INT, &q.phase2_size, "N", "phase-2 search size: the contrastive sets come from its ranking", 1, 1000000},
+        {"models", OPT_INT, &ec.models, "K", "phase-1 pattern models (1 all features, 2..K feature subsets)", 1, ENGINE_MAX_MODELS},
+        {"top", OPT_INT, &q.top, "K", "models kept by selection for the ensemble", 1, ENGINE_MAX_MODELS},
+        {"feature-fraction", OPT_DOUBLE, &ec.feature_fraction, "F", "feature subset of models 2..K", 1e-3, 1},
+        {"subset-seed", OPT_LONG, &subset_seed, "N", "model k > 1 uses the subset seed N*1000+k (the pipeline's SEED)", 0, 9e15},
+        {"thr-pos", OPT_INT, &q.bounds.thr_pos, "N", "E_pos = seeds + phase-2 ranks 1..N-1", 1, 1000000},
+        {"l-neg", OPT_INT, &q.bounds.l_neg, "N", "E_neg = phase-2 ranks in (L_neg, U_neg)", 0, 1000000},
+        {"u-neg", OPT_INT, &q.bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000},
+        {"cl-steps", OPT_INT, &q.contrast.steps, "N", "refinement: AdamW steps", 0, 1000000},
+        {"cl-lr", OPT_DOUBLE, &q.contrast.lr, "LR", "refinement: learning rate", 0, 100},
+        {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay", 0, 100},
+        {"cl-tau", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: InfoNCE temperature", 1e-6, 100},
+        {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
+        {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
+        {"out", OPT_STRING, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"query", "ProbExpan for one seed set from a corpus index: the whole method in one process",
+                           "(--run DIR | --index FILE) (--seeds LIST | --seed NAME...) [options]",
+                           "query --run runs/wn --seeds \"Ohio,Texas,Iowa\" --negative-seeds Chicago --size 50",
+                           "index, evaluate, expand, rerank", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+    if (!run == !index_path) die_usage("give exactly one of --run and --index");
+    int v = engine_variant_parse(variant);
+    if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
+    if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
+    if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
+    q.variant = (engine_variant)v;
+    ec.seed = (uint64_t)subset_seed;
+    char *path = run ? xasprintf("%s/index.mp", run) : xstrdup(index_path);
+    if (out) run_begin_beside(out);
+    char *c1, *c2, *c3;
+    const char **sv = gather(seeds, &seed1, &q.nseeds, &c1), **nv = gather(negatives, &neg1, &q.nnegatives, &c2),
+               **av = gather(accepted, &acc1, &q.naccepted, &c3);
+    q.seeds = sv;
+    q.negatives = nv;
+    q.accepted = av;
+
+    double t0 = now_seconds();
+    engine *g = engine_open(path, &ec);
+    double t_load = now_seconds() - t0;
+    if (run) check_run_samples(run, path, engine_index(g));
+    engine_result r;
+    char err[2048];
+    if (engine_query(g, &q, &r, err, sizeof err)) die_input("query", NULL, "%s", err);
+    const corpus_index *x = engine_index(g);
+    if (!strcmp(format, "tsv")) print_tsv(&r);
+    else print_json(x, &r, variant);
+    fflush(stdout);
+    if (out) write_ranked(out, path, x, &r, cls, variant);
+    run_metric("load_seconds", t_load);
+    run_metric("query_seconds", r.seconds);
+    log_done("%s: %d entities for %d seeds (%s; index loaded in %.2f s, query %.2f s)", variant, r.n, r.nseeds,
+             q.variant == ENGINE_FULL || q.variant == ENGINE_NOEN ? "refined on this set" : "no refinement", t_load,
+             r.seconds);
+    engine_result_free(&r);
+    engine_free(g);
+    free(path);
+    free(sv);
+    free(nv);
+    free(av);
+    free(c1);
+    free(c2);
+    free(c3);
+    free(seed1.v);
+    free(neg1.v);
+    free(acc1.v);
+    return 0;
+}

@@ -1,0 +1,82 @@
+# query stage tests on mini-ese reduced to one query (us_states #1): the dense path (the
+# pipeline: pattern-dists -> score-models -> expand -> rerank -> build-samples --contrastive ->
+# pattern-dists --pairs ...) and `query` on the pipeline's index give the same ranking for each
+# of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
+# the sums over a sparse row being accumulated in another order); TSV, JSON and --out agree;
+# and every bad input — unknown or ambiguous names, a seed that is also negative, fewer than
+# two seeds, an index of another corpus, a wrong kind or schema, a truncated index, an
+# interrupted index build — exits 3 (2 for usage) with the expected message and no output.
+source "$(dirname "$0")/lib.sh"
+if ! need_shared || [ ! -f "$SHARED/data/mini-ese.tar.gz" ]; then skip query "no ../shared/data/mini-ese.tar.gz"; exit 0; fi
+tar xzf "$SHARED/data/mini-ese.tar.gz" -C "$WORK"
+D=$WORK/mini-ese
+for f in "$D"/query/*.txt; do [ "$(basename "$f")" = us_states.txt ] || rm "$f"; done
+seeds=$(head -n 1 "$D/query/us_states.txt")
+echo "$seeds" >"$D/query/us_states.txt"
+RUN=$WORK/run
+if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$RUN" THREADS=1 ablation index \
+    >"$WORK/plog" 2>&1; then pass pipeline_and_index; else fail pipeline_and_index "$(tail -n 3 "$WORK/plog")"; exit 0; fi
+check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
+check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 4))
+
+# dense vs index: the same list, the same figures
+seed_list=$(tr ' ' ',' <<<"$seeds")
+for v in noclen nocl noen full; do
+    query --run "$RUN" --seeds "$seed_list" --variant $v --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
+    inspect "$RUN/$v/ranked.mp" | sed -n 3p >"$WORK/dense-$v.json"
+    inspect "$WORK/q-$v.mp" | sed -n 3p >"$WORK/index-$v.json"
+    check "$v-same-ranking" cmp <(jq '.entities[]' "$WORK/dense-$v.json") <(jq '.entities[]' "$WORK/index-$v.json")
+    check "$v-same-scores" jq -e -n --slurpfile a "$WORK/dense-$v.json" --slurpfile b "$WORK/index-$v.json" '
+        def close(x; y): ((x - y) | fabs) <= 1e-9 * ([(x | fabs), (y | fabs), 1e-300] | max);
+        [range(0; $a[0].scores | length) | close($a[0].scores[.]; $b[0].scores[.]) and close($a[0].kl_score[.]; $b[0].kl_score[.])] | all'
+    check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
+done
+check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
+check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-noclen.tsv" | cut -f2)
+# seeds by name, repeated --seed, an eid: the same query
+names=()
+for e in $seeds; do names+=(--seed "$(awk -F'\t' -v e="$e" '$2 == e {print $1}' "$D/entity2id.txt")"); done
+query --run "$RUN" "${names[@]}" --variant noclen --quiet >"$WORK/q-names.tsv"
+check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-noclen.tsv"
+# a negative seed never comes back and changes the refined list
+first=$(sed -n 2p "$WORK/q-full.tsv" | cut -f2)
+query --run "$RUN" --seeds "$seed_list" --negative-seeds "$first" --quiet >"$WORK/q-neg.tsv"
+check negative-left-out bash -c "! cut -f2 '$WORK/q-neg.tsv' | grep -qx '$first'"
+
+# bad input
+s1=$(cut -d' ' -f1 <<<"$seeds")
+n1=$(awk -F'\t' -v e="$s1" '$2 == e {print $1}' "$D/entity2id.txt")
+expect_exit unknown-name 3 'unknown entity "Ohioo".*closest names: "Ohio"' query --run "$RUN" --seeds "$seed_list,Ohioo"
+expect_exit seed-also-negative 3 'both a seed and a negative seed' query --run "$RUN" --seeds "$seed_list" --negative "$n1"
+expect_exit one-seed 3 'at least 2' query --run "$RUN" --seeds "$s1,$n1"
+expect_exit no-seed 3 'at least 2' query --run "$RUN" --variant noclen
+expect_exit both-run-and-index 2 'exactly one of --run and --index' query --run "$RUN" --index "$RUN/index.mp" --seeds "$seed_list"
+expect_exit bad-variant 2 'expected full, noen' query --run "$RUN" --seeds "$seed_list" --variant best
+# ambiguous: a second entity named like the first seed, in another case, in a copy of the corpus
+cp -r "$D" "$WORK/amb"
+awk -F'\t' -v OFS='\t' -v n="$(tr '[:lower:]' '[:upper:]' <<<"$n1")" 'NR == 1 {$1 = n} {print}' "$D/entity2id.txt" >"$WORK/amb/entity2id.txt"
+make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$WORK/amb" RUN="$WORK/arun" THREADS=1 index >"$WORK/alog" 2>&1
+expect_exit ambiguous-name 3 "is ambiguous: .*give the eid instead" query --index "$WORK/arun/index.mp" --seeds "$n1,$seed_list"
+# an index of another corpus in this run folder
+cp "$WORK/arun/index.mp" "$WORK/run2-index.mp"
+mkdir -p "$WORK/run2" && cp "$RUN/samples.mp" "$WORK/run2/" && cp "$WORK/arun/index.mp" "$WORK/run2/index.mp"
+expect_exit index-of-another-corpus 3 'belongs to another corpus' query --run "$WORK/run2" --seeds "$seed_list"
+# wrong kind, other schema versions, truncation
+expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$RUN/dists-mlm-1.mp" --seeds "$seed_list"
+for v in 0 2; do
+    perl -pe "s/\xa6schema\x01/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
+    expect_exit "index-schema-$v" 3 "schema version $v is not supported \(this program reads 1..1\)" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
+done
+head -c $(($(stat -c %s "$RUN/index.mp") - 1000)) "$RUN/index.mp" >"$WORK/trunc.mp"
+expect_exit index-truncated 3 'trunc.mp' query --index "$WORK/trunc.mp" --seeds "$seed_list"
+# the index stage: bad input and interruptions leave nothing under the final name
+expect_exit index-of-a-corpus 3 'samples' index --samples "$RUN/corpus.mp" --out "$WORK/x.mp"
+check index-bad-input-no-output test ! -e "$WORK/x.mp"
+killed=0
+for d in 0.02 0.05 0.1 0.2 0.3; do
+    timeout -s KILL $d "$PROBEXPAN_BIN/index" --samples "$RUN/samples.mp" --out "$WORK/k.mp" --quiet 2>/dev/null
+    if [ $? = 137 ]; then killed=$((killed + 1)); [ -e "$WORK/k.mp" ] && { fail index-killed-leaves-nothing "after $d s"; break; }; fi
+    rm -f "$WORK/k.mp"
+done
+[ $killed -gt 0 ] && pass index-killed-leaves-nothing || skip index-killed-leaves-nothing "the build finished before every kill"
