@@ -34,9 +34,8 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"index", "the corpus index: entity table, mention counts and pattern-model feature counts",
                            "--samples FILE --out index.mp [options]",
                            "index --samples runs/wn/samples.mp --out runs/wn/index.mp",
-                           "build-samples, query, pattern-dists, inspect", opts};
-    int first = cli_parse(&spec, argc, argv);
-    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+                           "build-samples, query, pattern-dists, inspect", opts, 0};
+    cli_parse(&spec, argc, argv);
     if (!samples_path || !out) die_usage("--samples and --out are required");
     if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
     c.long_patterns = !strcmp(patterns, "long");

@@ -170,9 +170,8 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"query", "ProbExpan for one seed set from a corpus index: the whole method in one process",
                            "(--run DIR | --index FILE) (--seeds LIST | --seed NAME...) [options]",
                            "query --run runs/wn --seeds \"Ohio,Texas,Iowa\" --negative-seeds Chicago --size 50",
-                           "index, evaluate, expand, rerank", opts};
-    int first = cli_parse(&spec, argc, argv);
-    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+                           "index, evaluate, expand, rerank", opts, 0};
+    cli_parse(&spec, argc, argv);
     if (!run == !index_path) die_usage("give exactly one of --run and --index");
     int v = engine_variant_parse(variant);
     if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
