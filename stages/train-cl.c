@@ -6,7 +6,10 @@
  * masked-entity prediction pass (train-mlm's epoch, lr). Checkpoints (OUT/epoch-N, HF layout
  * with the entity and projection heads), --resume, progress, the frozen-prefix cache and the
  * catalog metrics are train-mlm's (common/trainer.h); the contrastive passes are
- * common/cl_train.h. The checkpoints feed `infer` unchanged. */
+ * common/cl_train.h. The checkpoints feed `infer` unchanged.
+ *
+ * Under mpirun the ranks are data-parallel replicas (each encodes its share of every batch;
+ * the projection head and the loss see the whole batch; rank 0 writes), as in train-mlm. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +49,13 @@ int main(int argc, char **argv) {
                            "build-samples --contrastive, train-mlm, infer", opts, 0};
     cli_parse(&spec, argc, argv);
     cluster_init(&argc, &argv);
-    if (cluster_size() > 1)
-        die_usage("train-cl runs as one process (its contrastive loss and BatchNorm couple the whole batch); run it "
-                  "without mpirun");
+    if (batch_pairs < 2 * cluster_size())
+        die_usage("--batch-pairs %d: at least 2 pairs per rank (%d ranks)", batch_pairs, cluster_size());
     if (!pairs_path) die_usage("--pairs is required");
     if (!o.out) die_usage("--out is required");
     const cl_preset *preset = cl_preset_find(preset_name);
     if (!preset) die_usage("--preset: expected wiki, apr or se2, found '%s'", preset_name);
-    run_begin(o.out);
+    if (cluster_rank() == 0) run_begin(o.out); /* one catalog record for the whole job */
 
     pairs_set pairs;
     pairs_read(&pairs, pairs_path);

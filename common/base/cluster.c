@@ -1,10 +1,21 @@
 /* cluster: MPI ranks when built with PROBEXPAN_MPI and launched by mpirun, else one rank. */
 #include "base/cluster.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/cli.h"
 #include "base/error.h"
+
+/* cluster_gather_rows of a single process. */
+static int64_t gather_one(const float *mine, int64_t rows, int64_t width, float *all, int64_t cap_rows,
+                          int64_t *first) {
+    if (rows > cap_rows) die("internal: cluster_gather_rows: %lld rows for %lld", (long long)rows, (long long)cap_rows);
+    if (mine != all) memcpy(all, mine, sizeof(float) * (size_t)(rows * width));
+    *first = 0;
+    return rows;
+}
 
 #ifdef PROBEXPAN_MPI
 #include <mpi.h>
@@ -41,6 +52,30 @@ static void sum(void *buf, size_t n, MPI_Datatype type, size_t elem) {
 void cluster_sum_f32(float *buf, size_t n) { sum(buf, n, MPI_FLOAT, sizeof(float)); }
 void cluster_sum_f64(double *buf, size_t n) { sum(buf, n, MPI_DOUBLE, sizeof(double)); }
 void cluster_sum_i64(int64_t *buf, size_t n) { sum(buf, n, MPI_INT64_T, sizeof(int64_t)); }
+
+int64_t cluster_gather_rows(const float *mine, int64_t rows, int64_t width, float *all, int64_t cap_rows,
+                            int64_t *first) {
+    if (size == 1) return gather_one(mine, rows, width, all, cap_rows, first);
+    int64_t *n = xmalloc(sizeof(int64_t) * (size_t)size);
+    MPI_Allgather(&rows, 1, MPI_INT64_T, n, 1, MPI_INT64_T, MPI_COMM_WORLD);
+    int *counts = xmalloc(sizeof(int) * (size_t)size * 2), *displs = counts + size;
+    int64_t total = 0;
+    for (int r = 0; r < size; r++) {
+        if (r == rank) *first = total;
+        if ((n[r] + total) * width > INT_MAX || n[r] + total > cap_rows)
+            die("internal: cluster_gather_rows: %lld rows of %lld floats do not fit", (long long)(n[r] + total),
+                (long long)width);
+        counts[r] = (int)(n[r] * width);
+        displs[r] = (int)(total * width);
+        total += n[r];
+    }
+    if (MPI_Allgatherv(mine, (int)(rows * width), MPI_FLOAT, all, counts, displs, MPI_FLOAT, MPI_COMM_WORLD) !=
+        MPI_SUCCESS)
+        die("MPI_Allgatherv failed");
+    free(counts);
+    free(n);
+    return total;
+}
 
 #define MSG_MAX ((size_t)1 << 30)
 
@@ -86,6 +121,10 @@ int cluster_size(void) { return 1; }
 void cluster_sum_f32(float *buf, size_t n) { (void)buf, (void)n; }
 void cluster_sum_f64(double *buf, size_t n) { (void)buf, (void)n; }
 void cluster_sum_i64(int64_t *buf, size_t n) { (void)buf, (void)n; }
+int64_t cluster_gather_rows(const float *mine, int64_t rows, int64_t width, float *all, int64_t cap_rows,
+                            int64_t *first) {
+    return gather_one(mine, rows, width, all, cap_rows, first);
+}
 void cluster_send(const void *buf, size_t bytes, int to) {
     (void)buf, (void)bytes;
     die("internal: cluster_send to rank %d in a single-process run", to);

@@ -32,6 +32,11 @@ int cluster_has_mpi(void);
 void cluster_sum_f32(float *buf, size_t n);
 void cluster_sum_f64(double *buf, size_t n);
 void cluster_sum_i64(int64_t *buf, size_t n);
+/* Gathers every rank's `rows` rows of `width` floats into `all` (capacity cap_rows rows) in
+ * rank order, on every rank; returns the total rows and sets *first to this rank's first
+ * row. One rank: copies mine into all (unless they are the same buffer). */
+int64_t cluster_gather_rows(const float *mine, int64_t rows, int64_t width, float *all, int64_t cap_rows,
+                            int64_t *first);
 /* Point-to-point bytes (any size; split into messages of at most 1 GiB). */
 void cluster_send(const void *buf, size_t bytes, int to);
 void cluster_recv(void *buf, size_t bytes, int from);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format/artifact.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 
@@ -42,21 +43,34 @@ void cl_step_bufs_free(cl_step_bufs *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* The encoder's [MASK] rows of this rank's part of one view, gathered from all ranks into
+ * hid [B, H] (rank order = pair order). The local rows go to `scratch` first when there are
+ * other ranks. Returns B; *first = this rank's first pair. */
+static int64_t encode_view(bert_model *m, bert_acts *a, const bert_batch *b, const float *prefix, float *hid,
+                           float *scratch, int cap, int64_t *first) {
+    float *mine = cluster_size() > 1 ? scratch : hid;
+    if (b->B > 0) bert_forward_train(m, a, b, prefix, mine);
+    return cluster_gather_rows(mine, b->B, m->cfg.hidden, hid, cap, first);
+}
+
 double cl_step(cl_step_bufs *c, bert_model *m, projection_head *ph, const bert_batch *b1,
                const float *prefix1, const bert_batch *b2, const float *prefix2,
                const hcl_params *hp, double weight) {
-    int B = b1->B;
-    if (B != b2->B || B < 2 || B > c->cap)
-        die("internal: cl_step with views of %d and %d pairs (capacity %d, need >= 2)", b1->B, b2->B, c->cap);
-    bert_forward_train(m, c->a1, b1, prefix1, c->hid1);
-    projection_head_forward(ph, &c->v1, c->hid1, B);
-    bert_forward_train(m, c->a2, b2, prefix2, c->hid2);
-    projection_head_forward(ph, &c->v2, c->hid2, B);
-    double loss = hcl_loss(c->v1.z, c->v2.z, B, ph->P2, hp, weight, c->dz1, c->dz2, NULL);
+    if (b1->B != b2->B) die("internal: cl_step with views of %d and %d pairs", b1->B, b2->B);
+    /* dhid1/dhid2 serve as the local rows' scratch until the backward overwrites them */
+    int64_t first, B = encode_view(m, c->a1, b1, prefix1, c->hid1, c->dhid1, c->cap, &first);
+    encode_view(m, c->a2, b2, prefix2, c->hid2, c->dhid2, c->cap, &first);
+    if (B < 2 || B > c->cap) die("internal: cl_step with %lld pairs (capacity %d, need >= 2)", (long long)B, c->cap);
+    projection_head_forward(ph, &c->v1, c->hid1, (int)B);
+    projection_head_forward(ph, &c->v2, c->hid2, (int)B);
+    double loss = hcl_loss(c->v1.z, c->v2.z, (int)B, ph->P2, hp, weight, c->dz1, c->dz2, NULL);
     projection_head_backward(ph, &c->v1, c->dz1, c->dhid1);
     projection_head_backward(ph, &c->v2, c->dz2, c->dhid2);
-    bert_backward(m, c->a1, b1, c->dhid1);
-    bert_backward(m, c->a2, b2, c->dhid2);
+    size_t off = (size_t)first * c->H;
+    if (b1->B > 0) {
+        bert_backward(m, c->a1, b1, c->dhid1 + off);
+        bert_backward(m, c->a2, b2, c->dhid2 + off);
+    }
     return loss;
 }
 
@@ -122,12 +136,12 @@ void cl_trainer_restore(cl_trainer *c) {
     json_t *now = settings_json(c, sha);
     char *sp = xasprintf("%s/" CL_SETTINGS_FILE, c->t->o.out);
     const char *dir = trainer_resumed_dir(c->t);
-    if (!dir) {
+    if (!dir && cluster_rank() == 0) { /* rank 0 writes, as it writes the checkpoints */
         char *tmp = xasprintf("%s.tmp", sp);
         if (json_dump_file(now, tmp, JSON_INDENT(2))) die_errno("cannot write %s", tmp);
         if (rename(tmp, sp)) die_errno("cannot rename %s", tmp);
         free(tmp);
-    } else {
+    } else if (dir) {
         json_error_t err;
         json_t *was = json_load_file(sp, 0, &err);
         if (!was || !json_is_object(was)) die_input(sp, NULL, "unreadable contrastive settings (%s)", err.text);
@@ -186,7 +200,8 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     trainer *t = c->t;
     int64_t *s1, *s2, *own;
     int64_t n = pass_pairs(c, &s1, &s2, &own);
-    int B = c->o.batch_pairs;
+    int B = c->o.batch_pairs, R = cluster_size(), r = cluster_rank();
+    int lo = (int)((int64_t)B * r / R), hi = (int)((int64_t)B * (r + 1) / R); /* this rank's pairs of a step */
     int64_t steps = n / B;
     int64_t *perm = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int64_t i = 0; i < n; i++) perm[i] = i;
@@ -203,11 +218,12 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
             c->ids1[i] = s1[perm[s * B + i]];
             c->ids2[i] = s2[perm[s * B + i]];
         }
-        trainer_load_batch_to(t, c->ids1, B, &c->b[0], &c->prefix[0], &c->prefix_cap[0]);
-        trainer_load_batch_to(t, c->ids2, B, &c->b[1], &c->prefix[1], &c->prefix_cap[1]);
+        trainer_load_batch_to(t, c->ids1 + lo, hi - lo, &c->b[0], &c->prefix[0], &c->prefix_cap[0]);
+        trainer_load_batch_to(t, c->ids2 + lo, hi - lo, &c->b[1], &c->prefix[1], &c->prefix_cap[1]);
         for (int i = 0; i < t->nlists; i++) param_list_zero_grad(t->lists[i]);
         double loss = cl_step(&c->bufs, &t->m, &c->ph, &c->b[0], t->cache ? c->prefix[0] : NULL, &c->b[1],
                               t->cache ? c->prefix[1] : NULL, &c->o.hp, c->o.weight);
+        trainer_sum_grads(t, &c->ph.params); /* the head's gradient is whole on every rank */
         if (!isfinite(loss)) {
             char where[80];
             snprintf(where, sizeof where, "epoch %d, CL pass %d, step %lld", epoch, pass, (long long)s + 1);

@@ -9,6 +9,13 @@
  *   view (accumulating). The caller zeroes the gradients before and runs AdamW after. The
  *   returned loss is the unweighted HCL loss (what the official code logs).
  *
+ * Data parallelism (an MPI job, common/base/cluster): each rank passes its contiguous part
+ * of the step's pairs as b1/b2; the encoder runs on the part, the [MASK] rows of all ranks
+ * are gathered so that every rank runs the projection head (BatchNorm over the whole batch)
+ * and the loss on the whole batch, and each rank back-propagates its part into the encoder.
+ * The caller then sums the encoder's gradients over the ranks (trainer_sum_grads) and leaves
+ * the head's, which every rank computed whole.
+ *
  * One contrastive PASS (cl_trainer_pass): the pairs of the pass — a fresh draw from the
  * pairs artifact's per-class sets with cl_make_pairs (official: get_cl_dataset is called
  * for each of the two passes of an epoch), or with fixed_pairs the artifact's stored draw —

@@ -378,18 +378,17 @@ void trainer_add_input(trainer *t, const char *path) {
     t->extra_input[t->nextra_inputs++] = real;
 }
 
-/* Sums the trainable gradients (and has_grad flags) of all ranks into every rank, so that
- * each replica takes the same AdamW step. One message for all tensors. */
-static void sync_grads(trainer *t) {
+void trainer_sum_grads(trainer *t, const param_list *replicated) {
     if (cluster_size() == 1) return;
     size_t total = 0;
     for (int i = 0; i < t->nlists; i++)
-        for (int k = 0; k < t->lists[i]->n; k++)
+        if (t->lists[i] != replicated)
+            for (int k = 0; k < t->lists[i]->n; k++)
             if (t->lists[i]->p[k].grad) total += (size_t)t->lists[i]->p[k].numel + 1;
     float *buf = xmalloc(sizeof(float) * (total ? total : 1));
     size_t off = 0;
     for (int i = 0; i < t->nlists; i++)
-        for (int k = 0; k < t->lists[i]->n; k++) {
+        for (int k = 0; k < t->lists[i]->n && t->lists[i] != replicated; k++) {
             param_t *p = &t->lists[i]->p[k];
             if (!p->grad) continue;
             if (p->has_grad) memcpy(buf + off, p->grad, sizeof(float) * (size_t)p->numel);
@@ -400,7 +399,7 @@ static void sync_grads(trainer *t) {
     cluster_sum_f32(buf, total);
     off = 0;
     for (int i = 0; i < t->nlists; i++)
-        for (int k = 0; k < t->lists[i]->n; k++) {
+        for (int k = 0; k < t->lists[i]->n && t->lists[i] != replicated; k++) {
             param_t *p = &t->lists[i]->p[k];
             if (!p->grad) continue;
             memcpy(p->grad, buf + off, sizeof(float) * (size_t)p->numel);
@@ -451,7 +450,7 @@ double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_
         die_input(t->o.samples, where, "the loss is %s: training diverged (lower --lr?); %s", isnan(loss) ? "NaN" : "inf",
                   last ? "the last complete checkpoint is kept" : "no checkpoint was written");
     }
-    sync_grads(t);
+    trainer_sum_grads(t, NULL);
     adamw_step(&t->opt);
     return loss;
 }

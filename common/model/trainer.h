@@ -127,8 +127,14 @@ void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b,
  * folder's catalog entry lists it, with its sha256, after the samples and the encoder. */
 void trainer_add_input(trainer *t, const char *path);
 static inline const float *trainer_prefix(const trainer *t) { return t->cache ? t->prefix : NULL; }
+/* Data parallelism (common/base/cluster): sums the gradients of every trainable tensor over
+ * the ranks, in every rank, so that the replicas take the same AdamW step; `replicated` (or
+ * NULL) is a list whose gradient every rank computed whole, left as it is. One rank: no-op. */
+void trainer_sum_grads(trainer *t, const param_list *replicated);
+
 /* One MEP step on samples ids[0..n): forward, loss, backward, AdamW. Returns the loss;
- * a non-finite loss exits 3 naming epoch and step. */
+ * a non-finite loss exits 3 naming epoch and step. In an MPI job every rank passes the same
+ * ids and computes its contiguous share; the returned loss is the whole batch's. */
 double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step);
 /* One MEP epoch (draw, shuffle, batches, progress). Returns the mean loss; also stores
  * it and the training accuracy in t->loss[epoch], t->accuracy[epoch]. */

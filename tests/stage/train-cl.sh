@@ -99,6 +99,20 @@ train-cl --quiet "${TRAIN[@]}" --epochs 3 --out "$WORK/r1" && train-cl --quiet "
 expect_exit resume_other_settings 3 "cl_settings.json: tau_plus: the run to resume used another value" \
     train-cl "${TRAIN[@]}" --epochs 4 --resume --tau-plus 0.2 --out "$WORK/r2"
 
+# data-parallel under mpirun: 2 ranks end the epoch (26 contrastive steps + the prediction pass)
+# at the single-process loss within 1e-5 relative (the same global batches; the sums differ in
+# rounding only); rank 0 writes the checkpoints
+if have_mpi; then
+    epoch_loss() { sed -n '/"loss": \[/,/\]/p' "$1/final/trainer_state.json" | grep -Eo '[-0-9.eE+]+' | head -n 1; }
+    if mpirun2 train-cl --quiet "${TRAIN[@]}" --epochs 1 --out "$WORK/dp" 2>"$WORK/err" &&
+       close_rel "$(epoch_loss "$WORK/r1")" "$(epoch_loss "$WORK/dp")" 1e-5; then
+        pass two_ranks_same_loss
+    else fail two_ranks_same_loss "1 rank $(epoch_loss "$WORK/r1"), 2 ranks $(epoch_loss "$WORK/dp" 2>&1) $(tail -n 2 "$WORK/err")"; fi
+    expect_exit two_ranks_batch_too_small 2 "at least 2 pairs per rank" mpirun2 train-cl "${TRAIN[@]}" --batch-pairs 3 --out "$WORK/bad7"
+else
+    skip two_ranks "no mpirun or a build without MPI"
+fi
+
 # --- bad input
 expect_exit train_pairs_wrong_kind 3 "wrong artifact kind 'samples', expected 'pairs'" \
     train-cl "${TRAIN[@]}" --pairs "$WORK/samples.mp" --out "$WORK/bad1"
