@@ -74,9 +74,12 @@ THREADS ?= 0
 TOKENIZE      ?= $(BIN)/tokenize
 PATTERN_DISTS ?= $(BIN)/pattern-dists
 BUILD_SAMPLES ?= $(BIN)/build-samples
-TRAIN_MLM     ?= $(BIN)/train-mlm
-TRAIN_CL      ?= $(BIN)/train-cl
-INFER         ?= $(BIN)/infer
+# MPIRUN prefixes the stages that split their work across MPI ranks (train-mlm, train-cl and
+# infer of the encoder models), e.g. MPIRUN="mpirun -np 8 --hostfile hosts"; empty = one process.
+MPIRUN        ?=
+TRAIN_MLM     ?= $(MPIRUN) $(BIN)/train-mlm
+TRAIN_CL      ?= $(MPIRUN) $(BIN)/train-cl
+INFER         ?= $(MPIRUN) $(BIN)/infer
 SCORE_MODELS  ?= $(BIN)/score-models
 EXPAND        ?= $(BIN)/expand
 RERANK        ?= $(BIN)/rerank

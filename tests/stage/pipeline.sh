@@ -17,6 +17,11 @@ grep -q 'train-cl' "$WORK/dry.noclen" && fail noclen_has_no_cl || pass noclen_ha
 grep -q 'EXPAND=\|my-expand' "$WORK/dry.full" && fail swap_default || pass swap_default
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" $TINY EXPAND=/opt/my-expand full 2>/dev/null | grep -q '^/opt/my-expand ' &&
     pass stage_swappable || fail stage_swappable
+# MPIRUN prefixes exactly the MPI-capable encoder stages
+$MK -n DATA=/x.tar.gz RUN="$WORK/dry" $TINY MPIRUN="mpirun -np 4" full >"$WORK/dry.mpi" 2>&1
+if [ "$(grep -Ec "^mpirun -np 4 $PROBEXPAN_BIN/(train-mlm|train-cl|infer) " "$WORK/dry.mpi")" -ge 6 ] &&
+   ! grep -Eq "mpirun -np 4 $PROBEXPAN_BIN/(tokenize|expand|rerank|score-models|evaluate)" "$WORK/dry.mpi"; then
+    pass mpirun_prefix; else fail mpirun_prefix "$(grep -c mpirun "$WORK/dry.mpi") mpirun lines"; fi
 
 # the default (no MODEL): pattern models — phase 1 and phase 3 by pattern-dists, no training
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" K=2 ablation >"$WORK/dry.patterns" 2>&1
