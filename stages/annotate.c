@@ -36,12 +36,16 @@
 #include "dataset/names_file.h"
 #include "text/sentence_split.h"
 #include "text/text_source.h"
+#include "discover/discover.h"
+#include "discover/sentence_spool.h"
 
 /* ---------------- options ---------------- */
 
 static const char *opt_entities, *opt_out, *opt_classes;
 static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_tokens = 150;
-static int opt_queries = 5, opt_seed_pool = 0;
+static int opt_queries = 5, opt_seed_pool = 0, opt_discover;
+static long opt_max_line = 100000000;
+static discover_params opt_dp;
 static long opt_seed = 1;
 
 /* ---------------- entities ---------------- */
@@ -58,6 +62,7 @@ typedef struct {
     char *fold_example;
     int64_t *line;     /* line of entity i in the list (0 for entity2id input) */
     char **aliases;    /* "\talias\talias" of entity i, or NULL */
+    char *(*context)[2]; /* --discover: two example contexts of entity i (NULL until seen) */
 } entities;
 
 static entities E;
@@ -129,6 +134,8 @@ static int entity2id_input(const char *path) {
     return r || is_dir(path) || text_source_is_archive(path);
 }
 
+static void entities_ready(void);
+
 static void load_entities(const char *path) {
     E.exact = matcher_new(0);
     if (opt_ignore_case) E.folded = matcher_new(1);
@@ -150,6 +157,47 @@ static void load_entities(const char *path) {
         names_file_read(path, names_entry, NULL);
     }
     if (E.n == 0) die_input(path, NULL, "empty entity list (expected name[<TAB>alias...] per line, or entity2id.txt)");
+    entities_ready();
+}
+
+/* Is `name` (tokenised) already a name or alias of an entity? */
+static int known_name(const char *name) {
+    char **tok;
+    int n = word_tokenize(name, &tok);
+    int known = !n || matcher_get(E.exact, tok, n) >= 0;
+    free(tok);
+    return known;
+}
+
+/* Entities discovered in the text (discover.h): names and acronym aliases;
+ * an alias that is already a name is skipped. */
+static void load_discovered(const discovered_name *names, int64_t n) {
+    E.exact = matcher_new(0);
+    if (opt_ignore_case) E.folded = matcher_new(1);
+    for (int64_t i = 0; i < n; i++) {
+        if (known_name(names[i].name)) continue; /* two spellings that tokenise alike */
+        int64_t idx = entity_new(names[i].name, -1, 0);
+        add_name(names[i].name, idx, "discovered names", names[i].name);
+        size_t len = 0;
+        char **kept = xmalloc(sizeof *kept * (size_t)(names[i].naliases + 1));
+        int nk = 0;
+        for (int k = 0; k < names[i].naliases; k++) {
+            if (known_name(names[i].aliases[k])) continue;
+            add_name(names[i].aliases[k], idx, "discovered names", names[i].name);
+            kept[nk++] = names[i].aliases[k];
+            len += strlen(names[i].aliases[k]) + 1;
+        }
+        if (nk) {
+            char *a = E.aliases[idx] = xmalloc(len + 1);
+            for (int k = 0; k < nk; k++) *a++ = '\t', a = stpcpy(a, kept[k]);
+        }
+        free(kept);
+    }
+    entities_ready();
+    E.context = xcalloc((size_t)E.n, sizeof *E.context);
+}
+
+static void entities_ready(void) {
     if (E.fold_conflicts)
         log_warn("%lld names differ from another entity's name only in case (e.g. %s); with --ignore-case the "
                  "one listed first wins", (long long)E.fold_conflicts, E.fold_example);
@@ -217,7 +265,23 @@ typedef struct {
     int64_t docs, sentences, with_mention, mentions;
     size_t line_len;       /* --lines: bytes of text in the current line */
     progress prog;
+    discover *disc;        /* --discover: the counts, and the sentences kept for pass 1 */
+    sentence_spool *sent;
 } pass1;
+
+/* --discover: the first two mentions of entity v, with up to 8 tokens around. */
+static void keep_context(int32_t v, char **tok, int n, int at, int len) {
+    int slot = E.context[v][0] ? 1 : 0;
+    if (E.context[v][1]) return;
+    int a = at > 8 ? at - 8 : 0, b = at + len + 8 < n ? at + len + 8 : n;
+    size_t tl = 1;
+    for (int k = a; k < b; k++) tl += strlen(tok[k]) + 1;
+    char *c = E.context[v][slot] = xmalloc(tl), *q = c;
+    for (int k = a; k < b; k++) {
+        if (k > a) *q++ = ' ';
+        q = stpcpy(q, tok[k]);
+    }
+}
 
 static void on_sentence(void *ctx, char **tok, int n) {
     pass1 *p = ctx;
@@ -242,6 +306,7 @@ static void on_sentence(void *ctx, char **tok, int n) {
         free(text);
         E.count[v]++;
         p->mentions++;
+        if (E.context) keep_context(v, tok, n, i, len);
         i += len;
     }
     if (!ms) return;
@@ -255,6 +320,23 @@ static void on_sentence(void *ctx, char **tok, int n) {
     if (json_dumpf(o, p->spool, JSON_PRESERVE_ORDER | JSON_COMPACT) != 0 || fputc('\n', p->spool) == EOF)
         die_errno("cannot write the sentence spool");
     json_decref(o);
+}
+
+/* --discover, while reading: count and keep the sentence for the matching pass. */
+static void on_sentence_discover(void *ctx, char **tok, int n) {
+    pass1 *p = ctx;
+    discover_add_sentence(p->disc, tok, n);
+    spool_put(p->sent, p->article, tok, n);
+}
+
+/* --discover, once the names are known: the kept sentences through on_sentence. */
+static void replay_sentence(void *ctx, const char *article, char **tok, int n) {
+    pass1 *p = ctx;
+    if (strcmp(p->article, article)) {
+        free(p->article);
+        p->article = xstrdup(article);
+    }
+    on_sentence(p, tok, n);
 }
 
 static void on_begin(void *ctx, const char *doc) {
@@ -299,6 +381,11 @@ static void on_line(void *ctx, const char *doc, int64_t lineno, const char *text
     }
     splitter_feed(p->sp, text, len);
     p->line_len += len;
+    if (p->line_len > (size_t)opt_max_line) {
+        char where[32];
+        snprintf(where, sizeof where, "line %lld", (long long)lineno);
+        die_input(doc, where, "line longer than %ld bytes (--max-line); with --lines each line is one document", opt_max_line);
+    }
     if (eol) {
         splitter_end_document(p->sp);
         if (p->line_len) p->docs++; /* a blank line is no document */
@@ -374,6 +461,28 @@ static int cmp_by_out_id(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+static int cmp_by_count(const void *a, const void *b);
+
+/* --discover: names.tsv (schemas/names.md), most-mentioned first, the mention
+ * count and two contexts in the comment fields. */
+static void write_names(const int64_t *kept, int64_t k) {
+    int64_t *count_order = xmalloc(sizeof *count_order * (size_t)(k + 1));
+    memcpy(count_order, kept, sizeof *kept * (size_t)k);
+    qsort(count_order, (size_t)k, sizeof *count_order, cmp_by_count);
+    FILE *f = open_out("names.tsv");
+    fprintf(f, "# names discovered by annotate --discover: name<TAB>aliases..., then after '#' the mentions found and two contexts;\n"
+               "# delete or edit lines and give the file to annotate --entities\n");
+    for (int64_t j = 0; j < k; j++) {
+        int64_t e = count_order[j];
+        fprintf(f, "%s%s\t# %lld mentions", E.name[e], E.aliases[e] ? E.aliases[e] : "", (long long)E.count[e]);
+        for (int c = 0; c < 2; c++)
+            if (E.context[e][c]) fprintf(f, "\t%s", E.context[e][c]);
+        fputc('\n', f);
+    }
+    close_out(f, "names.tsv");
+    free(count_order);
+}
+
 static void write_entity2id(int64_t kept) {
     int64_t *order = xmalloc(sizeof *order * (size_t)(kept ? kept : 1)), k = 0;
     for (int64_t i = 0; i < E.n; i++)
@@ -382,6 +491,7 @@ static void write_entity2id(int64_t kept) {
     FILE *f = open_out("entity2id.txt");
     for (int64_t j = 0; j < k; j++) fprintf(f, "%s\t%lld\n", E.name[order[j]], (long long)E.out_id[order[j]]);
     close_out(f, "entity2id.txt");
+    if (E.context) write_names(order, k);
     int64_t with_aliases = 0;
     for (int64_t j = 0; j < k; j++) with_aliases += E.aliases[order[j]] != NULL;
     if (with_aliases) {
@@ -579,6 +689,7 @@ static void commit_archive(const char *out) {
     if (archive_write_open_fd(a, fd) != ARCHIVE_OK) die_out("cannot write %s: %s", tmp_archive, archive_error_string(a));
     add_file_to_archive(a, top, "entity2id.txt");
     add_file_to_archive(a, top, "sentences.json");
+    if (opt_discover) add_file_to_archive(a, top, "names.tsv");
     char *aliases = xasprintf("%s/aliases.txt", tmp_dir);
     if (access(aliases, F_OK) == 0) add_file_to_archive(a, top, "aliases.txt");
     free(aliases);
@@ -619,7 +730,12 @@ static void commit_folder(const char *out) {
 int main(int argc, char **argv) {
     const cli_option opts[] = {
         {"entities", OPT_STRING, &opt_entities, "FILE",
-         "entity list: name[<TAB>alias...] per line, or an entity2id.txt (or a dataset folder/archive holding one)", 0, 0},
+         "entity list: name[<TAB>alias...] per line (schemas/names.md), or an entity2id.txt (or a dataset folder/archive holding one)", 0, 0},
+        {"discover", OPT_FLAG, &opt_discover, NULL, "no entity list: discover the names in the text (capitalised names, acronyms) and write them to OUT/names.tsv", 0, 0},
+        {"min-count", OPT_INT, &opt_dp.min_count, "N", "with --discover: occurrences a name needs", 1, 1e9},
+        {"max-len", OPT_INT, &opt_dp.max_len, "N", "with --discover: longest name in tokens", 1, 32},
+        {"min-pmi", OPT_DOUBLE, &opt_dp.min_pmi, "X", "with --discover: concordance (PMI of the weakest split) a multi-word name needs", -1e9, 1e9},
+        {"max-line", OPT_LONG, &opt_max_line, "BYTES", "with --lines: longest line (document) accepted; a longer one is bad input", 1, 1e15},
         {"out", OPT_STRING, &opt_out, "PATH", "output dataset folder, or an archive ending in .tar.gz/.tgz", 0, 0},
         {"lines", OPT_FLAG, &opt_lines, NULL, "one document per line (else one per file)", 0, 0},
         {"ids", OPT_FLAG, &opt_ids, NULL, "with --lines: each line is ID<TAB>text, ID becomes the articleId", 0, 0},
@@ -633,12 +749,13 @@ int main(int argc, char **argv) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {
-        "annotate", "plain text + entity list -> dataset folder (entity2id.txt, sentences.json, gt/, query/)",
-        "[options] --entities FILE --out PATH [TEXT...]   (TEXT: files, folders, archives; none or - = stdin)",
+        "annotate", "plain text + entity list (or --discover) -> dataset folder (entity2id.txt, sentences.json, gt/, query/)",
+        "[options] (--entities FILE | --discover) --out PATH [TEXT...]   (TEXT: files, folders, archives; none or - = stdin)",
         "annotate --lines --entities names.tsv --classes classes/ --min-mentions 3 --out mydata corpus.txt",
         "tokenize (next step), examples/wordnet/build.sh", opts, CLI_ANY_ARGS};
+    discover_params_default(&opt_dp);
     int first = cli_parse(&spec, argc, argv);
-    if (!opt_entities) die_usage("--entities is required (try 'annotate --help')");
+    if (!opt_entities == !opt_discover) die_usage("give exactly one of --entities and --discover (try 'annotate --help')");
     if (!opt_out) die_usage("--out is required (try 'annotate --help')");
     if (opt_ids && !opt_lines) die_usage("--ids needs --lines");
     char *out_parent = parent_dir(opt_out);
@@ -653,8 +770,8 @@ int main(int argc, char **argv) {
     snprintf(num, sizeof num, "%d", opt_max_tokens);
     run_param("max_tokens", num);
 
-    load_entities(opt_entities);
-    if (opt_classes) load_classes(opt_classes);
+    if (opt_entities) load_entities(opt_entities);
+    if (opt_classes && opt_entities) load_classes(opt_classes);
 
     /* pass 1: the spool is the only file until every input has been read */
     char *copy = xstrdup(opt_out), *base = basename(copy);
@@ -666,12 +783,31 @@ int main(int argc, char **argv) {
     p.in_id = 1;
     p.spool = fdopen(fd, "w");
     if (!p.spool) die_errno("cannot open %s", spool_path);
-    p.sp = splitter_new(opt_max_tokens, on_sentence, &p);
+    if (opt_discover) {
+        p.disc = discover_new(&opt_dp);
+        p.sent = spool_create(out_parent, base);
+    }
+    p.sp = splitter_new(opt_max_tokens, opt_discover ? on_sentence_discover : on_sentence, &p);
     progress_start(&p.prog, "reading", "documents", 0);
     text_sink sink = {&p, on_begin, on_line, on_end};
     if (first >= argc) text_source_read("-", &sink);
     for (int i = first; i < argc; i++) text_source_read(argv[i], &sink);
     progress_end(&p.prog);
+    if (opt_discover) {
+        discovered_name *names;
+        int64_t nn = discover_finish(p.disc, &names);
+        discover_free(p.disc);
+        if (!nn)
+            die_input(first < argc ? argv[first] : "stdin", "end of input",
+                      "no entity names discovered (a name is a capitalised word or phrase seen at least %d times; "
+                      "see --min-count)", opt_dp.min_count);
+        log_info("%lld names discovered", (long long)nn);
+        load_discovered(names, nn);
+        discovered_names_free(names, nn);
+        if (opt_classes) load_classes(opt_classes);
+        spool_replay(p.sent, replay_sentence, &p);
+        spool_remove(p.sent);
+    }
     if (ferror(p.spool) | fclose(p.spool)) die_errno("cannot write %s", spool_path);
     int64_t overlong = splitter_overlong(p.sp);
     splitter_free(p.sp);

@@ -1,0 +1,70 @@
+/* discover: mine candidate entity names from tokenised sentences, so that a
+ * corpus needs no hand-made entity list (annotate --discover, schemas/names.md).
+ *
+ * Sources of candidates, all counted in one streaming pass:
+ *  - name spans: maximal runs of capitalised words ("Ludwig", "DNA", "U.S.")
+ *    joined by at most two connectors ("of", "van", "de la", "the", "and" ...),
+ *    e.g. "Church of England", "Ludwig van Beethoven"; every sub-span of at
+ *    most max_len tokens that starts and ends with a capitalised word is
+ *    counted. Capitalised function words ("The", "In", "However" ...: a fixed
+ *    stoplist) never start a name. A span at the start of a sentence is counted
+ *    apart, and counts as a name there only when its first word is usually
+ *    capitalised: seen capitalised away from sentence starts, and its
+ *    lower-case form at most 2x as frequent as that.
+ *  - acronyms: "Expansion ( ACR )" and "ACR ( Expansion )", where the capitals
+ *    of ACR are the initials of the expansion's capitalised words; the acronym
+ *    becomes an alias of the expansion's entity.
+ * A candidate is kept when it is frequent (estimated count >= min_count), of
+ * good quality and complete:
+ *  - one word: at least two letters, not a stoplisted word, usually capitalised;
+ *  - several words: the pointwise mutual information of its weakest split into
+ *    two shorter names, log(c(ab) N / (c(a) c(b))), is >= min_pmi (N = name
+ *    words counted), i.e. its parts occur together more than chance would
+ *    make them (SegPhrase/AutoPhrase's concordance);
+ *  - complete: at least min_count of its occurrences lie outside its most
+ *    frequent kept one-word extension ("Ludwig van" is never kept when it
+ *    is always followed by "Beethoven") — the right/left boundary test of
+ *    phrase mining, by the share of the dominant neighbour instead of the
+ *    entropy of all of them (which would need every neighbour's count).
+ * Memory: a table of the distinct words and one of the distinct candidate
+ * spans; when the latter exceeds max_table entries the candidates seen once
+ * are dropped (lossy counting: counts are then lower bounds), so memory stays
+ * bounded whatever the text size. */
+#ifndef PROBEXPAN_DISCOVER_H
+#define PROBEXPAN_DISCOVER_H
+
+#include <stdint.h>
+
+typedef struct {
+    int min_count;      /* candidates need this many occurrences (default 3) */
+    int max_len;        /* longest candidate in tokens (default 6) */
+    double min_pmi;     /* concordance threshold of multi-word names (default 1) */
+    int64_t max_table;  /* candidate spans held before pruning (default 4,000,000) */
+} discover_params;
+
+void discover_params_default(discover_params *p);
+
+typedef struct discover discover;
+
+discover *discover_new(const discover_params *p);
+void discover_free(discover *d);
+/* Counts one sentence (tokens as sentence_split.h makes them). */
+void discover_add_sentence(discover *d, char *const *tokens, int n);
+
+typedef struct {
+    char *name;         /* tokens joined by single spaces */
+    char **aliases;     /* acronyms found for it */
+    int naliases;
+    int64_t count;      /* estimated occurrences */
+} discovered_name;
+
+/* The kept candidates, by count (descending) then name; returns how many
+ * (malloc'd array in *out). Call once. */
+int64_t discover_finish(discover *d, discovered_name **out);
+void discovered_names_free(discovered_name *names, int64_t n);
+
+/* Token classes used above (exposed for tests and the fuzz target). */
+typedef enum { TOKEN_OTHER, TOKEN_NAME, TOKEN_CONNECTOR, TOKEN_NUMERAL } token_class;
+token_class discover_token_class(const char *token);
+
+#endif

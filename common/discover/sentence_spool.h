@@ -1,0 +1,23 @@
+/* sentence_spool: tokenised sentences and their article ids in a temporary
+ * file, written once and replayed in order — annotate --discover must read the
+ * whole text before it knows the names to find in it, and stdin cannot be read
+ * twice. Disk use is linear in the text, memory constant.
+ *
+ * File format (private): "A<article id>\n" whenever the id changes (newlines in
+ * it become spaces), then one "S<tok>\t<tok>...\n" line per sentence (tokens
+ * hold no white space, sentence_split.h). The file is registered with
+ * tempfile_register (error.h), so a program dying removes it. */
+#ifndef PROBEXPAN_SENTENCE_SPOOL_H
+#define PROBEXPAN_SENTENCE_SPOOL_H
+
+typedef struct sentence_spool sentence_spool;
+
+/* A new spool file in folder `dir` named after `base`. */
+sentence_spool *spool_create(const char *dir, const char *base);
+void spool_put(sentence_spool *s, const char *article, char *const *tokens, int n);
+/* Calls fn for every sentence put, in order (tokens valid until fn returns). */
+void spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx);
+/* Removes the file and frees the spool. */
+void spool_remove(sentence_spool *s);
+
+#endif

@@ -1,0 +1,51 @@
+# annotate --discover: the one-step dataset from raw text (names found by
+# common/discover, mentions, names.tsv with counts and contexts), names.tsv
+# given back to annotate --entities unchanged gives the same dataset, seeds by
+# alias through the dataset's aliases.txt, and every bad input (exit 3 naming
+# file and position, nothing left behind). Expectations worked out by hand.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK" || exit 1
+mkdir o
+{
+    for i in 1 2 3; do
+        echo "Yesterday the Church of England met in London ."
+        echo "they played Ludwig van Beethoven in London ."
+        echo "the International Business Machines ( IBM ) company grew ."
+    done
+    echo "then IBM grew again ."
+} >text.txt
+annotate --discover --lines --out o/d text.txt 2>err
+if [ "$(cut -f1 o/d/entity2id.txt | sort | tr '\n' ,)" = 'Church of England,International Business Machines,London,Ludwig van Beethoven,' ]; then
+    pass discovered_entities; else fail discovered_entities "$(cat o/d/entity2id.txt err)"; fi
+# names.tsv: most mentioned first; the acronym as an alias; count and two contexts after '#'
+line=$(grep -P '^International Business Machines\t' o/d/names.tsv)
+if [ "$(printf '%s' "$line" | cut -f2,3)" = "$(printf 'IBM\t# 7 mentions')" ] &&
+   [ "$(printf '%s' "$line" | awk -F'\t' '{ print NF }')" = 5 ] &&
+   [ "$(grep -v '^#' o/d/names.tsv | head -n1 | cut -f1)" = 'International Business Machines' ] &&
+   [ "$(cat o/d/aliases.txt)" = "$(printf 'International Business Machines\tIBM')" ]; then
+    pass names_file_written; else fail names_file_written "$(cat o/d/names.tsv)"; fi
+[ "$(jq -r 'select(.tokens[1] == "IBM") | .entityMentions[0].text' o/d/sentences.json)" = IBM ] &&
+    pass acronym_mentions_found || fail acronym_mentions_found
+# the reviewed file goes back unchanged: the same dataset
+annotate --quiet --entities o/d/names.tsv --lines --out o/again text.txt
+cmp -s o/d/entity2id.txt o/again/entity2id.txt && cmp -s o/d/sentences.json o/again/sentences.json &&
+    pass names_file_round_trip || fail names_file_round_trip
+# a query by alias, resolved against the dataset's aliases.txt
+mkdir -p o/d/query && printf 'ibm\tLondon\n' >o/d/query/x.txt
+tokenize --quiet o/d --learn-vocab 200 --vocab-out v.txt --out c.mp && build-samples --quiet --corpus c.mp --out s.mp &&
+    pattern-dists --quiet --samples s.mp --out dists.mp && expand --quiet --dists dists.mp --queries o/d --size 1 --out e.mp
+[ "$(inspect e.mp | sed -n 3p | jq -c .seed_names)" = '["International Business Machines","London"]' ] &&
+    pass query_by_alias || fail query_by_alias "$(inspect e.mp 2>&1 | sed -n 3p)"
+
+# --- bad input: exit 3, file and position, nothing left behind
+printf 'all lower case here .\nnothing to find .\n' >plain.txt
+expect_exit no_names 3 'plain\.txt: end of input: no entity names discovered' annotate --discover --out o/x plain.txt
+printf 'London is big\0\1\2 .\n' >bin.dat
+expect_exit binary_file 3 'bin\.dat: line 1, byte 14: NUL byte' annotate --discover --out o/x bin.dat
+printf 'London is big .\nM\xfcnchen is big .\n' >latin1.txt
+expect_exit mixed_encoding 3 'latin1\.txt: line 2, byte 2: invalid UTF-8' annotate --discover --out o/x latin1.txt
+head -c 3000000 /dev/zero | tr '\0' 'a' | sed 's/aaaa/London /g' >huge.txt
+expect_exit enormous_line 3 'huge\.txt: line 1: line longer than 1000000 bytes' annotate --discover --lines --max-line 1000000 --out o/x huge.txt
+expect_exit entities_and_discover 2 'exactly one of --entities and --discover' annotate --discover --entities o/d/names.tsv --out o/x text.txt
+[ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
+    pass no_partial_output || fail no_partial_output "$(ls -A o . | tr '\n' ' ')"

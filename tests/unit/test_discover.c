@@ -1,0 +1,117 @@
+/* test_discover: entity-name discovery (common/discover/discover.h) on
+ * hand-written sentences whose expected names are worked out by hand:
+ * connectors, particles, regnal numerals, sentence-initial capitals, the
+ * stoplist, min_count, completeness, concordance (PMI), acronym aliases and
+ * pruning of the candidate table. */
+#include "check.h"
+#include "discover/discover.h"
+#include "text/sentence_split.h"
+
+static void add(discover *d, const char *text, int times) {
+    char **t;
+    int n = word_tokenize(text, &t);
+    for (int k = 0; k < times; k++) discover_add_sentence(d, t, n);
+    free(t);
+}
+
+/* Index of `name` in the result, or -1. */
+static int64_t find(const discovered_name *names, int64_t n, const char *name) {
+    for (int64_t i = 0; i < n; i++)
+        if (!strcmp(names[i].name, name)) return i;
+    return -1;
+}
+
+static void test_token_class(void) {
+    CHECK_EQ_INT(discover_token_class("Paris"), TOKEN_NAME);
+    CHECK_EQ_INT(discover_token_class("Émile"), TOKEN_NAME);
+    CHECK_EQ_INT(discover_token_class("DNA"), TOKEN_NAME);
+    CHECK_EQ_INT(discover_token_class("The"), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("However"), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("dog"), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("of"), TOKEN_CONNECTOR);
+    CHECK_EQ_INT(discover_token_class("van"), TOKEN_CONNECTOR);
+    CHECK_EQ_INT(discover_token_class("II"), TOKEN_NUMERAL);
+    CHECK_EQ_INT(discover_token_class(""), TOKEN_OTHER);
+}
+
+static void test_names(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "they say the Church of England is old .", 3);
+    add(d, "we heard music by Ludwig van Beethoven today .", 3);
+    add(d, "Yesterday we left early .", 5);       /* sentence-initial, lower-case elsewhere */
+    add(d, "it rained yesterday and today .", 5);
+    add(d, "Paris is big .", 2);                   /* sentence-initial, never lower-case ... */
+    add(d, "we love Paris .", 1);                  /* ... and once capitalised elsewhere */
+    add(d, "Rome is old .", 3);                    /* only sentence-initial: no evidence */
+    add(d, "The cat sat on the mat .", 5);         /* stoplisted */
+    add(d, "this happened after Charles I died .", 3);
+    add(d, "the theory of von Neumann is deep .", 3);
+    add(d, "a Rare Name appears .", 2);            /* below min_count */
+    add(d, "we like Ohio a lot .", 60);
+    add(d, "we like Texas a lot .", 60);
+    add(d, "we saw Ohio Texas once .", 3);         /* frequent parts, rare together: low PMI */
+    add(d, "they joined the International Business Machines ( IBM ) company .", 1);
+    add(d, "they joined International Business Machines again .", 2);
+    add(d, "now IBM sells computers .", 3);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Church of England") >= 0);
+    CHECK(find(names, n, "Ludwig van Beethoven") >= 0);
+    CHECK(find(names, n, "Ludwig") < 0 && find(names, n, "Beethoven") < 0); /* never alone: incomplete */
+    CHECK(find(names, n, "Yesterday") < 0);
+    CHECK(find(names, n, "Paris") >= 0);
+    CHECK(find(names, n, "Rome") < 0);
+    CHECK(find(names, n, "The") < 0);
+    CHECK(find(names, n, "Charles I") >= 0);
+    CHECK(find(names, n, "von Neumann") >= 0);
+    CHECK(find(names, n, "Rare Name") < 0 && find(names, n, "Rare") < 0);
+    CHECK(find(names, n, "Ohio") >= 0 && find(names, n, "Texas") >= 0);
+    CHECK(find(names, n, "Ohio Texas") < 0);
+    int64_t ibm = find(names, n, "International Business Machines");
+    CHECK(ibm >= 0 && names[ibm].naliases == 1 && !strcmp(names[ibm].aliases[0], "IBM"));
+    CHECK(find(names, n, "IBM") < 0);             /* merged into its expansion */
+    CHECK(ibm >= 0 && names[ibm].count == 7);     /* 3 + the acronym's 4 (one inside the brackets) */
+    for (int64_t i = 1; i < n; i++) CHECK(names[i - 1].count >= names[i].count);
+    CHECK_EQ_INT(find(names, n, "Ohio"), 0);      /* most frequent first (60, tie broken by name) */
+    discovered_names_free(names, n);
+}
+
+/* Lossy counting: with a tiny table the singletons are pruned, the frequent name survives. */
+static void test_pruning(void) {
+    discover_params p;
+    discover_params_default(&p);
+    p.max_table = 8;
+    discover *d = discover_new(&p);
+    char s[64];
+    for (int k = 0; k < 50; k++) {
+        snprintf(s, sizeof s, "we met Zed%c%c and Alice Smith .", 'a' + k % 26, 'a' + k / 26);
+        add(d, s, 1);
+    }
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Alice Smith") >= 0);
+    CHECK(n == 1);
+    discovered_names_free(names, n);
+}
+
+static void test_nothing(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "all lower case words here .", 10);
+    discovered_name *names;
+    CHECK_EQ_INT(discover_finish(d, &names), 0);
+    discover_free(d);
+    discovered_names_free(names, 0);
+}
+
+TEST_MAIN_BEGIN("test_discover")
+RUN(test_token_class);
+RUN(test_names);
+RUN(test_pruning);
+RUN(test_nothing);
+TEST_MAIN_END
