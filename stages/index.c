@@ -5,13 +5,17 @@
  * and the pipeline's stages derive the K models, rows and refinements from it on demand.
  * Cost: O(S x PATTERN_MAX x log(S x PATTERN_MAX)) time for S samples (hashing and sorting
  * the feature occurrences), O(S x PATTERN_MAX) memory while counting; the index itself is
- * O(E + F + feature-entity pairs) bytes — linear in the corpus, no E x E matrix. */
+ * O(E + F + feature-entity pairs) bytes — linear in the corpus, no E x E matrix.
+ * Under mpirun each rank counts the features it owns (a hash of the feature picks the rank)
+ * over all samples and rank 0 merges them in order of first occurrence and writes the index:
+ * the same file as one process, the sorting and counting divided among the ranks. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "artifacts/index.h"
 #include "artifacts/samples.h"
 #include "base/cli.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "catalog/catalog.h"
@@ -39,7 +43,8 @@ int main(int argc, char **argv) {
     if (!samples_path || !out) die_usage("--samples and --out are required");
     if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
     c.long_patterns = !strcmp(patterns, "long");
-    run_begin_beside(out);
+    cluster_init(&argc, &argv);
+    if (cluster_rank() == 0) run_begin_beside(out); /* one catalog record for the whole job */
     double t0 = now_seconds();
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
@@ -47,6 +52,10 @@ int main(int argc, char **argv) {
     pattern_counts k;
     pattern_counts_build(&k, &c, E, S, ps);
     free(ps);
+    if (cluster_rank() > 0) { /* a worker: its counts went to rank 0, which writes the index */
+        samples_close(s);
+        return 0;
+    }
     int64_t *mentions = xmalloc(sizeof(int64_t) * (size_t)E);
     for (int64_t e = 0; e < E; e++) {
         int64_t f;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nn/adamw.h"
+#include "base/cluster.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
@@ -95,13 +96,18 @@ static void check_config(const pattern_config *c) {
         die("pattern_model: bag_weight, temperature > 0, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
 }
 
-/* Provisional feature ids of every sample (-1 = none) into feats[S * PATTERN_MAX]; returns
- * how many, with each one's key. */
+/* The rank of an MPI job that counts a feature (every feature has one owner). */
+static int feature_owner(uint64_t key, int ranks) { return (int)((key >> 17) % (uint64_t)ranks); }
+
+/* Provisional feature ids of every sample (-1 = none) into feats[S * PATTERN_MAX], numbered
+ * in order of first occurrence; returns how many, with each one's key and the position
+ * j * PATTERN_MAX + k of its first occurrence. Only features owned by `rank` of `ranks`
+ * (feature_owner) get an id. */
 static int64_t provisional_features(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples,
-                                    int32_t *feats, uint64_t **keys_out) {
+                                    int rank, int ranks, int32_t *feats, uint64_t **keys_out, int64_t **first_out) {
     intmap ids;
     intmap_init(&ids);
-    int64_t nprov = 0, cap = 0;
+    int64_t nprov = 0, cap = 0, *first = NULL;
     uint64_t *keys = NULL;
     for (int64_t j = 0; j < S; j++) {
         if (samples[j].entity < 0 || samples[j].entity >= E) die("pattern_model: sample %lld has entity %lld outside 0..%lld",
@@ -110,12 +116,17 @@ static int64_t provisional_features(const pattern_config *c, int64_t E, int64_t 
         int n = sample_features(&samples[j], c, key);
         for (int k = 0; k < PATTERN_MAX; k++) {
             int32_t id = -1;
-            if (k < n) {
+            if (k < n && (ranks == 1 || feature_owner(key[k], ranks) == rank)) {
                 int64_t old = intmap_put(&ids, (int64_t)key[k], nprov);
                 id = (int32_t)(old < 0 ? nprov++ : old);
                 if (old < 0) {
-                    if (nprov > cap) { cap = 2 * nprov; keys = xrealloc(keys, sizeof(uint64_t) * (size_t)cap); }
+                    if (nprov > cap) {
+                        cap = 2 * nprov;
+                        keys = xrealloc(keys, sizeof(uint64_t) * (size_t)cap);
+                        first = xrealloc(first, sizeof(int64_t) * (size_t)cap);
+                    }
                     keys[nprov - 1] = key[k];
+                    first[nprov - 1] = j * PATTERN_MAX + k;
                 }
             }
             feats[j * PATTERN_MAX + k] = id;
@@ -123,14 +134,19 @@ static int64_t provisional_features(const pattern_config *c, int64_t E, int64_t 
     }
     intmap_free(&ids);
     *keys_out = keys;
+    *first_out = first;
     return nprov;
 }
 
-/* Counts with the per-sample feature ids renumbered to the kept features (-1: dropped). */
+/* Counts of the features owned by `rank` of `ranks`, with the per-sample feature ids
+ * renumbered to the kept features (-1: dropped); first_kept (or NULL): malloc'd first
+ * occurrence of each kept feature. */
 static void counts_of_samples(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S,
-                              const pattern_sample *samples, int32_t *feats) {
+                              const pattern_sample *samples, int rank, int ranks, int32_t *feats,
+                              int64_t **first_kept) {
     uint64_t *keys;
-    int64_t nprov = provisional_features(c, E, S, samples, feats, &keys);
+    int64_t *first;
+    int64_t nprov = provisional_features(c, E, S, samples, rank, ranks, feats, &keys, &first);
     /* (feature, entity) occurrences, sorted: runs give the counts */
     uint64_t *occ = xmalloc(sizeof(uint64_t) * (size_t)(S * PATTERN_MAX + 1));
     int64_t nocc = 0;
@@ -149,10 +165,12 @@ static void counts_of_samples(pattern_counts *k, const pattern_config *c, int64_
     for (int64_t f = 0; f < nprov; f++) final_id[f] = nent[f] >= c->min_entities ? (int32_t)k->F++ : -1;
     k->key = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
     k->foff = xcalloc((size_t)k->F + 1, sizeof(int64_t));
+    if (first_kept) *first_kept = xmalloc(sizeof(int64_t) * (size_t)(k->F + 1));
     for (int64_t f = 0; f < nprov; f++)
         if (final_id[f] >= 0) {
             k->key[final_id[f]] = keys[f];
             k->foff[final_id[f] + 1] = nent[f];
+            if (first_kept) (*first_kept)[final_id[f]] = first[f];
         }
     for (int64_t f = 0; f < k->F; f++) k->foff[f + 1] += k->foff[f];
     k->ent = xmalloc(sizeof(int32_t) * (size_t)(k->foff[k->F] + 1));
@@ -173,13 +191,92 @@ static void counts_of_samples(pattern_counts *k, const pattern_config *c, int64_
     free(nent);
     free(final_id);
     free(keys);
+    free(first);
+}
+
+/* One rank's counts travel to rank 0 as: F, pairs, then key[F], first[F], foff[F + 1],
+ * ent[pairs], cnt[pairs]. */
+static void send_counts(const pattern_counts *k, const int64_t *first) {
+    int64_t hdr[2] = {k->F, k->foff[k->F]};
+    cluster_send(hdr, sizeof hdr, 0);
+    cluster_send(k->key, sizeof(uint64_t) * (size_t)k->F, 0);
+    cluster_send(first, sizeof(int64_t) * (size_t)k->F, 0);
+    cluster_send(k->foff, sizeof(int64_t) * (size_t)(k->F + 1), 0);
+    cluster_send(k->ent, sizeof(int32_t) * (size_t)hdr[1], 0);
+    cluster_send(k->cnt, sizeof(int32_t) * (size_t)hdr[1], 0);
+}
+
+static void recv_counts(pattern_counts *k, int64_t **first, int from) {
+    int64_t hdr[2];
+    cluster_recv(hdr, sizeof hdr, from);
+    k->F = hdr[0];
+    k->key = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
+    *first = xmalloc(sizeof(int64_t) * (size_t)(k->F + 1));
+    k->foff = xmalloc(sizeof(int64_t) * (size_t)(k->F + 1));
+    k->ent = xmalloc(sizeof(int32_t) * (size_t)(hdr[1] + 1));
+    k->cnt = xmalloc(sizeof(int32_t) * (size_t)(hdr[1] + 1));
+    cluster_recv(k->key, sizeof(uint64_t) * (size_t)k->F, from);
+    cluster_recv(*first, sizeof(int64_t) * (size_t)k->F, from);
+    cluster_recv(k->foff, sizeof(int64_t) * (size_t)(k->F + 1), from);
+    cluster_recv(k->ent, sizeof(int32_t) * (size_t)hdr[1], from);
+    cluster_recv(k->cnt, sizeof(int32_t) * (size_t)hdr[1], from);
+}
+
+/* Rank 0: the ranks' counts (each rank's features in order of first occurrence) merged in
+ * order of first occurrence over the whole corpus — the order one process numbers them in,
+ * so the merged counts equal the single-process ones. */
+static void merge_counts(pattern_counts *k, pattern_counts *part, int64_t **first, int ranks, int64_t E) {
+    int64_t F = 0, P = 0;
+    for (int r = 0; r < ranks; r++) F += part[r].F, P += part[r].foff[part[r].F];
+    k->E = E;
+    k->F = F;
+    k->key = xmalloc(sizeof(uint64_t) * (size_t)(F + 1));
+    k->foff = xmalloc(sizeof(int64_t) * (size_t)(F + 1));
+    k->ent = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    k->cnt = xmalloc(sizeof(int32_t) * (size_t)(P + 1));
+    int64_t *next = xcalloc((size_t)ranks, sizeof(int64_t));
+    k->foff[0] = 0;
+    for (int64_t f = 0; f < F; f++) {
+        int best = -1;
+        for (int r = 0; r < ranks; r++)
+            if (next[r] < part[r].F && (best < 0 || first[r][next[r]] < first[best][next[best]])) best = r;
+        const pattern_counts *b = &part[best];
+        int64_t g = next[best]++, lo = b->foff[g], n = b->foff[g + 1] - lo;
+        k->key[f] = b->key[g];
+        memcpy(k->ent + k->foff[f], b->ent + lo, sizeof(int32_t) * (size_t)n);
+        memcpy(k->cnt + k->foff[f], b->cnt + lo, sizeof(int32_t) * (size_t)n);
+        k->foff[f + 1] = k->foff[f] + n;
+    }
+    free(next);
 }
 
 void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
     check_config(c);
+    int R = cluster_size(), rank = cluster_rank();
     int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
-    counts_of_samples(k, c, E, S, samples, feats);
+    if (R == 1) {
+        counts_of_samples(k, c, E, S, samples, 0, 1, feats, NULL);
+        free(feats);
+        return;
+    }
+    pattern_counts *part = xcalloc((size_t)R, sizeof *part);
+    int64_t **first = xcalloc((size_t)R, sizeof *first);
+    counts_of_samples(&part[rank], c, E, S, samples, rank, R, feats, &first[rank]);
     free(feats);
+    memset(k, 0, sizeof *k);
+    k->E = E;
+    if (rank > 0) {
+        send_counts(&part[rank], first[rank]);
+    } else {
+        for (int r = 1; r < R; r++) recv_counts(&part[r], &first[r], r);
+        merge_counts(k, part, first, R, E);
+    }
+    for (int r = 0; r < R; r++) {
+        pattern_counts_free(&part[r]);
+        free(first[r]);
+    }
+    free(part);
+    free(first);
 }
 
 void pattern_counts_free(pattern_counts *k) {
@@ -245,7 +342,7 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
     check_config(c);
     pattern_counts k;
     int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
-    counts_of_samples(&k, c, E, S, samples, feats);
+    counts_of_samples(&k, c, E, S, samples, 0, 1, feats, NULL);
     pattern_model *m = model_of_counts(c, &k, S, feats);
     pattern_counts_free(&k);
     if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */

@@ -3,7 +3,7 @@
 # frozen-prefix cache first) trains data-parallel: the cache is byte-identical, every step's
 # loss equals the single-process one within 1e-5 relative (one optimizer step per epoch, so
 # the per-epoch losses are the per-step losses), and infer over 2 ranks writes a byte-identical
-# dists artifact. A rank killed mid-run fails the job with a message naming it and leaves no
+# dists artifact, and the corpus index built by 2 ranks is byte-identical. A rank killed mid-run fails the job with a message naming it and leaves no
 # artifact under the final name. Skipped visibly without mpirun or in a build without MPI.
 source "$(dirname "$0")/lib.sh"
 source "$PROBEXPAN_ROOT/tests/fixtures/train/synth.sh"
@@ -42,9 +42,16 @@ expect_exit infer-two-ranks 0 '' mpirun2 $IN --out "$WORK/d2.mp"
 check infer-byte-identical cmp "$WORK/d1.mp" "$WORK/d2.mp"
 expect_exit ids-mode-single-process 2 'one process' mpirun2 infer --model "$WORK/one/final" --ids /dev/null --quiet
 
-# a rank that dies: kill rank 1 while the job runs -> the job fails, no artifact
 mk_synth "$WORK/big" 50 120
 tokenize "$WORK/big" --vocab "$G/vocab.txt" --out "$WORK/bigc.mp" --quiet && build-samples --corpus "$WORK/bigc.mp" --out "$WORK/bigs.mp" --quiet
+
+# the corpus index: ranks count disjoint feature sets, rank 0 merges -> the same file
+index --samples "$WORK/bigs.mp" --out "$WORK/i1.mp" --quiet
+expect_exit index-two-ranks 0 '' mpirun2 index --samples "$WORK/bigs.mp" --out "$WORK/i2.mp" --quiet
+check index-byte-identical cmp "$WORK/i1.mp" "$WORK/i2.mp"
+check index-has-features test "$(inspect "$WORK/i1.mp" | jq -s 'map(.features // empty) | .[0]')" -gt 0
+
+# a rank that dies: kill rank 1 while the job runs -> the job fails, no artifact
 mpirun2 infer --model "$WORK/one/final" --samples "$WORK/bigs.mp" --out "$WORK/killed.mp" --threads 1 >"$WORK/kill.out" 2>&1 &
 job=$!
 victim=""
