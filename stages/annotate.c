@@ -764,11 +764,6 @@ int main(int argc, char **argv) {
     if (!is_archive_out(opt_out) && lstat(opt_out, &st) == 0 && !S_ISDIR(st.st_mode))
         die_usage("--out %s exists and is not a folder", opt_out);
     run_begin(out_parent);
-    char num[32];
-    snprintf(num, sizeof num, "%d", opt_min_mentions);
-    run_param("min_mentions", num);
-    snprintf(num, sizeof num, "%d", opt_max_tokens);
-    run_param("max_tokens", num);
 
     if (opt_entities) load_entities(opt_entities);
     if (opt_classes && opt_entities) load_classes(opt_classes);

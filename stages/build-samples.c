@@ -94,6 +94,7 @@ int main(int argc, char **argv) {
                            "build-samples --corpus work/corpus.mp --out work/samples.mp",
                            "tokenize, train-mlm, train-cl, infer, probexpan inspect", opts, 1};
     int first = cli_parse(&spec, argc, argv);
+    int corpus_was_option = corpus_path != NULL;
     if (first < argc && !corpus_path) corpus_path = argv[first++];
     if (first < argc) die_usage("unexpected argument '%s'", argv[first]);
     if (pc.contrastive) {
@@ -232,12 +233,8 @@ int main(int argc, char **argv) {
 
     /* ---- write ---- */
     artifact_writer *w = artifact_create(out, "samples", SAMPLES_SCHEMA);
-    artifact_param_str(w, "corpus", corpus_path);
-    artifact_param_int(w, "max_words", max_words);
-    artifact_param_int(w, "max_wordpieces", max_wp);
-    artifact_param_int(w, "min_samples", min_samples);
-    artifact_param_int(w, "max_samples_per_entity", cap);
-    artifact_param_int(w, "seed", seed);
+    artifact_param_options(w);
+    if (!corpus_was_option) artifact_param_str(w, "corpus", corpus_path); /* given as the argument */
     artifact_add_input(w, corpus_path);
     msgpack_packer *pk = artifact_payload(w);
     corpus_pack_vocab(pk, &vocab);

@@ -105,6 +105,11 @@ static void cmd_show(const char *arg) {
            col(st, 7), sqlite3_column_int(st, 9), sqlite3_column_double(st, 10), sqlite3_column_int64(st, 11),
            col(st, 12), col(st, 8));
     sqlite3_finalize(st);
+    printf("params:\n");
+    st = prepare("SELECT key, value FROM run_params WHERE run_id = ? ORDER BY rowid");
+    sqlite3_bind_int64(st, 1, run_id);
+    while (sqlite3_step(st) == SQLITE_ROW) printf("  %s = %s\n", col(st, 0), col(st, 1));
+    sqlite3_finalize(st);
     printf("metrics:\n");
     print_metrics(run_id, "  ");
     st = prepare("SELECT input_path, input_sha256, input_artifact_id FROM lineage WHERE artifact_id = ?");

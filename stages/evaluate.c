@@ -290,7 +290,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
     if (out) {
         artifact_writer *w = artifact_create(out, REPORT_KIND, REPORT_SCHEMA);
-        if (gt) artifact_param_str(w, "gt", gt);
+        artifact_param_options(w);
         for (int i = 0; i < nr; i++) artifact_add_input(w, rr[i].path);
         for (int i = 0; i < nr; i++) {
             int seen = 0;

@@ -77,12 +77,15 @@ int main(int argc, char **argv) {
     if (!dists_path) die_usage("--dists is required");
     if (!out) die_usage("--out is required");
     if (!queries == !seed_input_given(&seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
+    if (official) { /* the official schedule, recorded as the options' values */
+        cand = "logz";
+        aw.kind = ANCHOR_EXPAND_BANDS;
+    }
     int cmode = cand_mode_parse(cand);
     if (cmode < 0) die_usage("--candidates: expected mean or logz, found '%s'", cand);
     run_begin_beside(out);
 
-    if (official) aw.kind = ANCHOR_EXPAND_BANDS;
-    expand_params p = {size, w0, g, s, official, official ? CAND_LOGZ : (cand_mode)cmode, aw};
+    expand_params p = {size, w0, g, s, official, (cand_mode)cmode, aw};
     dists d;
     dists_open(&d, dists_path);
     name_index ni;
@@ -130,19 +133,7 @@ int main(int argc, char **argv) {
     free(gq);
 
     artifact_writer *w = artifact_create(out, EXPANSIONS_KIND, EXPANSIONS_SCHEMA);
-    artifact_param_int(w, "size", size);
-    artifact_param_double(w, "window", w0);
-    artifact_param_double(w, "window_growth", g);
-    artifact_param_int(w, "window_step", s);
-    artifact_param_double(w, "alpha", aw.alpha);
-    artifact_param_int(w, "tau", aw.tau);
-    artifact_param_str(w, "candidates", p.cand == CAND_LOGZ ? "logz" : "mean");
-    artifact_param_int(w, "exclusive", exclusive);
-    artifact_param_int(w, "official", official);
-    artifact_param_str(w, "dists", dists_path);
-    artifact_param_str(w, "queries", queries ? queries : "");
-    if (seeds.list) artifact_param_str(w, "seeds", seeds.list);
-    if (negatives) artifact_param_str(w, "negative_seeds", negatives);
+    artifact_param_options(w);
     artifact_add_input(w, dists_path);
     if (queries) artifact_add_input(w, queries);
     msgpack_packer *pk = artifact_payload(w);

@@ -108,22 +108,7 @@ int main(int argc, char **argv) {
     entity_table_free(&t);
     artifact_writer *aw = dists_artifact(w);
     artifact_param_str(aw, "model", "patterns");
-    artifact_param_str(aw, "estimator", estimator);
-    artifact_param_str(aw, "patterns", patterns);
-    artifact_param_int(aw, "bag", c.bag);
-    artifact_param_double(aw, "bag_weight", c.bag_weight);
-    artifact_param_int(aw, "min_entities", c.min_entities);
-    artifact_param_double(aw, "idf_power", c.idf_power);
-    if (c.estimator == PATTERN_SIMILARITY) artifact_param_double(aw, "temperature", c.temperature);
-    else artifact_param_double(aw, "prior_power", c.prior_power);
-    artifact_param_double(aw, "feature_fraction", c.feature_fraction);
-    artifact_param_int(aw, "seed", seed);
-    if (pairs_path) {
-        artifact_param_int(aw, "cl_steps", co.steps);
-        artifact_param_double(aw, "cl_lr", co.lr);
-        artifact_param_double(aw, "cl_weight_decay", co.weight_decay);
-        artifact_param_double(aw, "cl_tau", co.tau);
-    }
+    artifact_param_options(aw); /* --bag, --min-entities, --idf-power: the estimator's values */
     const char *inputs[2] = {samples_path, pairs_path};
     for (int i = 0; i < 2 && inputs[i]; i++) {
         char *r = realpath(inputs[i], NULL);

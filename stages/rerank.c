@@ -51,7 +51,8 @@ int main(int argc, char **argv) {
     if (!out) die_usage("--out is required");
     int agg = rerank_agg_parse(agg_name);
     if (agg < 0) die_usage("--aggregate: expected geo or sum, found '%s'", agg_name);
-    if (official) {
+    if (official) { /* the official code's settings, recorded as the options' values */
+        agg_name = "sum";
         agg = RERANK_SUM;
         mu = 9;
         aw.kind = ANCHOR_RERANK_BANDS;
@@ -71,14 +72,9 @@ int main(int argc, char **argv) {
     anchor_init(&sc, &prob);
 
     artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
-    artifact_param_str(w, "aggregate", agg == RERANK_GEO ? "geo" : "sum");
-    artifact_param_double(w, "mu", mu);
-    artifact_param_double(w, "alpha", aw.alpha);
-    artifact_param_int(w, "tau", aw.tau);
-    artifact_param_int(w, "official", official);
-    artifact_param_str(w, "dists", dists_path);
+    artifact_param_options(w);
     artifact_param_str(w, "expansions", in);
-    artifact_param_str(w, "queries", es.queries ? es.queries : ""); /* evaluate finds the gt through it */
+    if (es.queries) artifact_param_str(w, "queries", es.queries); /* evaluate finds the gt through it */
     artifact_add_input(w, dists_path);
     artifact_add_input(w, in);
     msgpack_packer *pk = artifact_payload(w);

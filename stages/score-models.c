@@ -54,7 +54,7 @@ static int by_score(const void *a, const void *b) {
 
 static void write_ensemble(const char *path, dists *d, model_row *m, int k, int top) {
     dists_writer *w = dists_create(path, &d[0].ent);
-    artifact_param_int(dists_artifact(w), "top", top);
+    artifact_param_options(dists_artifact(w));
     for (int i = 0; i < k; i++)
         if (m[i].selected) artifact_add_input(dists_artifact(w), m[i].path);
     int64_t n = dists_n(&d[0]);
@@ -91,8 +91,7 @@ static void write_ensemble(const char *path, dists *d, model_row *m, int k, int 
 static void write_scores(const char *path, const char *queries, const char **classes, int nc, model_row *m, int k,
                          int top) {
     artifact_writer *w = artifact_create(path, SCORES_KIND, SCORES_SCHEMA);
-    artifact_param_int(w, "top", top);
-    artifact_param_str(w, "queries", queries);
+    artifact_param_options(w);
     for (int i = 0; i < k; i++) artifact_add_input(w, m[i].path);
     artifact_add_input(w, queries);
     msgpack_packer *pk = artifact_payload(w);

@@ -372,12 +372,10 @@ int main(int argc, char **argv) {
     p.sh.vocab = &vocab;
 
     artifact_writer *w = artifact_create(out, "corpus", CORPUS_SCHEMA);
+    artifact_param_options(w);
     artifact_param_str(w, "dataset", dataset);
-    artifact_param_str(w, "vocab", learn ? learned_path : vocab_path);
-    artifact_param_int(w, "learn_vocab", learn);
+    if (learn) artifact_param_str(w, "learned_vocab", learned_path);
     artifact_param_int(w, "vocab_size", vocab.n);
-    artifact_param_int(w, "whole_words", whole_words);
-    artifact_param_int(w, "special_literals", !plain_specials);
     artifact_param_int(w, "lowercase", 1);
     artifact_add_input(w, dataset);
     if (!learn) artifact_add_input(w, vocab_path);

@@ -16,6 +16,7 @@ int cli_quiet;
 int cli_threads;
 const char *cli_catalog;
 static char *argv_string;
+static const cli_spec *parsed_spec; /* the program's table, for cli_each_value */
 
 static const cli_option global_options[] = {
     {"quiet", OPT_FLAG, &cli_quiet, NULL, "no progress or summary on stderr", 0, 0},
@@ -127,8 +128,28 @@ static void record_argv(int argc, char **argv) {
 
 const char *cli_argv_string(void) { return argv_string ? argv_string : ""; }
 
+void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx) {
+    for (const cli_option *o = parsed_spec ? parsed_spec->options : NULL; o && o->name; o++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s", o->name);
+        for (char *c = key; *c; c++)
+            if (*c == '-') *c = '_';
+        cli_value v = {key, o->type, 0, 0, NULL, NULL};
+        switch (o->type) {
+        case OPT_FLAG: case OPT_INT: v.i = *(int *)o->dest; break;
+        case OPT_LONG: v.i = *(long *)o->dest; break;
+        case OPT_DOUBLE: v.d = *(double *)o->dest; break;
+        case OPT_STRING: v.s = *(const char **)o->dest; break;
+        case OPT_LIST: v.list = o->dest; break;
+        }
+        if ((o->type == OPT_STRING && !v.s) || (o->type == OPT_LIST && !v.list->n)) continue;
+        fn(ctx, &v);
+    }
+}
+
 int cli_parse(const cli_spec *spec, int argc, char **argv) {
     pe_progname = spec->name;
+    parsed_spec = spec;
     record_argv(argc, argv);
     char **positional = xmalloc(sizeof(char *) * (size_t)(argc + 1));
     int npos = 0, i = 1;

@@ -49,6 +49,21 @@ extern const char *cli_catalog;  /* NULL = default beside the output */
  * Also sets the OpenBLAS thread count. Records argv for the catalog. */
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 
+/* One option of the program's table with its value after cli_parse, for recording the run
+ * (artifact params, catalog run_params): the key is the option's name with '_' for '-'. */
+typedef struct {
+    const char *key;
+    cli_opt_type type;
+    long long i;          /* FLAG (0/1), INT, LONG */
+    double d;             /* DOUBLE */
+    const char *s;        /* STRING */
+    const cli_list *list; /* LIST */
+} cli_value;
+/* Calls fn for each option of the table given to cli_parse (not the global ones), in table
+ * order; options without a value (a STRING never given and without default, an empty LIST)
+ * are skipped. */
+void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx);
+
 /* The command line as one shell-quoted string (for the catalog). */
 const char *cli_argv_string(void);
 /* Number of threads to use: --threads, else the number of online cores. */

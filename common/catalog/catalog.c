@@ -60,7 +60,26 @@ static void utc_now(char out[32]) {
 static void at_exit_ok(void) { run_finish(0); }
 static void at_die(int code) { run_finish(code); }
 
+/* One option as run_params text (a repeatable option: one row per value). */
+static void param_option(void *ctx, const cli_value *v) {
+    (void)ctx;
+    char num[40];
+    switch (v->type) {
+    case OPT_FLAG: case OPT_INT: case OPT_LONG: snprintf(num, sizeof num, "%lld", v->i); run_param(v->key, num); break;
+    case OPT_DOUBLE:
+        snprintf(num, sizeof num, "%.15g", v->d);
+        if (strtod(num, NULL) != v->d) snprintf(num, sizeof num, "%.17g", v->d);
+        run_param(v->key, num);
+        break;
+    case OPT_STRING: run_param(v->key, v->s); break;
+    case OPT_LIST:
+        for (int i = 0; i < v->list->n; i++) run_param(v->key, v->list->v[i]);
+        break;
+    }
+}
+
 void run_begin(const char *default_dir) {
+    cli_each_value(param_option, NULL);
     run.active = 1;
     run.default_dir = xstrdup(default_dir ? default_dir : ".");
     utc_now(run.started);

@@ -10,12 +10,14 @@
 #ifndef PROBEXPAN_CATALOG_H
 #define PROBEXPAN_CATALOG_H
 
-/* Starts the run record; default_dir is where catalog.sqlite goes when no
- * output gets committed (NULL = current directory). Registers an exit hook. */
+/* Starts the run record with the program's options as its params (cli_each_value);
+ * default_dir is where catalog.sqlite goes when no output gets committed (NULL =
+ * current directory). Registers an exit hook. */
 void run_begin(const char *default_dir);
 /* run_begin with default_dir = the folder of the output file `path` (NULL: the current
  * directory) — what every stage that writes one artifact wants. */
 void run_begin_beside(const char *path);
+/* A param beyond the options (run_begin records those). */
 void run_param(const char *key, const char *value);
 void run_metric(const char *key, double value);
 void run_metric_str(const char *key, const char *value);

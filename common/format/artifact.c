@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
+#include "base/cli.h"
 #include "base/error.h"
 #include "base/sha256.h"
 
@@ -104,6 +105,22 @@ void artifact_param_str(artifact_writer *w, const char *key, const char *v) {
     check_params_open(w);
     mp_kv_str(&w->params_pk, key, v ? v : "");
 }
+
+static void param_option(void *ctx, const cli_value *v) {
+    artifact_writer *w = ctx;
+    switch (v->type) {
+    case OPT_FLAG: case OPT_INT: case OPT_LONG: artifact_param_int(w, v->key, v->i); break;
+    case OPT_DOUBLE: artifact_param_double(w, v->key, v->d); break;
+    case OPT_STRING: artifact_param_str(w, v->key, v->s); break;
+    case OPT_LIST:
+        check_params_open(w);
+        mp_str(&w->params_pk, v->key);
+        msgpack_pack_array(&w->params_pk, (size_t)v->list->n);
+        for (int i = 0; i < v->list->n; i++) mp_str(&w->params_pk, v->list->v[i]);
+        break;
+    }
+}
+void artifact_param_options(artifact_writer *w) { cli_each_value(param_option, w); }
 
 /* Kind of an input: the artifact kind, "dir" or "file". */
 static char *peek_kind(const char *path) {

@@ -30,6 +30,10 @@ artifact_writer *artifact_create(const char *path, const char *kind, int schema)
 void artifact_param_int(artifact_writer *w, const char *key, int64_t v);
 void artifact_param_double(artifact_writer *w, const char *key, double v);
 void artifact_param_str(artifact_writer *w, const char *key, const char *v);
+/* Every option of the program's table as parsed (cli_each_value): flags and whole numbers
+ * as int, numbers as float, strings as str, repeatable options as an array of str. The
+ * params a stage adds itself are values that are not options (derived or positional). */
+void artifact_param_options(artifact_writer *w);
 /* Records an input file (path, sha256 and, for artifacts, its kind). */
 void artifact_add_input(artifact_writer *w, const char *path);
 /* Writes the header (once) and returns the packer for payload objects. */

@@ -105,8 +105,7 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     if (cluster_rank() == 0) { /* the one writer */
         r.w = dists_create(out_path, &t);
         artifact_writer *a = dists_artifact(r.w);
-        artifact_param_int(a, "max_samples_per_entity", max_per_entity);
-        artifact_param_int(a, "seed", (int64_t)seed);
+        artifact_param_options(a); /* the program's (infer's) options */
         /* resolved paths, as the catalog records outputs: lineage then finds the model
          * (OUT/final -> OUT/epoch-N) and the samples artifact */
         char *rm = realpath(model_dir, NULL), *rs = realpath(samples_path(s), NULL);

@@ -88,6 +88,12 @@ evaluate --show 1 --show-top 2 "$WORK/ranked.mp" >"$WORK/shown" 2>/dev/null
 [ "$(sed -n '/^top entities/,$p' "$WORK/shown" | tr -s ' ')" = "$(printf 'top entities (+ = in the ground truth):\ncities, query 1: seeds Chicago, New York, new_york\n 1 + Boston\n 2 Ohio')" ] &&
     pass evaluate_show_lists || fail evaluate_show_lists "$(cat "$WORK/shown")"
 evaluate --json --out "$WORK/report.mp" expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/json" 2>/dev/null
+# header and catalog params come from each program's option table
+params_are_options score_models_params score-models "$WORK/scores2.mp"
+params_are_options ensemble_params score-models "$WORK/ens2.mp"
+params_are_options expand_params expand "$WORK/exp.mp"
+params_are_options rerank_params rerank "$WORK/ranked.mp"
+params_are_options evaluate_params evaluate "$WORK/report.mp" gt
 [ "$(jq -c '[.runs[] | [.label, .overall.map[0]]]' "$WORK/json")" = '[["expansion",0.35],["reranked",0.35]]' ] &&
     [ "$(inspect "$WORK/report.mp" | tail -n1 | jq -c '.runs[1].queries[0].ap')" = '[0.25,0.25,0.25,0.25]' ] &&
     pass evaluate_json_report || fail evaluate_json_report "$(cat "$WORK/json")"

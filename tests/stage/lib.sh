@@ -37,6 +37,21 @@ numbers_close() {
                                       if (d > abs + rel * b) exit 1 } }
         END { if (FNR != lines) exit 1 }' "$1" "$2"
 }
+# option_keys PROGRAM: the params keys of the program's options that always have a value (the
+# ones --help shows with a default; not the global --quiet, --threads, --catalog)
+option_keys() { "$1" --help | sed -n 's/^  --\([a-z0-9-]*\) .*(default: .*/\1/p' | grep -vx 'quiet\|threads\|catalog' | tr - _ | sort; }
+# params_are_options NAME PROGRAM ARTIFACT [UNSET...]: the artifact's header params and the
+# catalog's params of the run that made it name every such option of PROGRAM (they come from its
+# option table) but the UNSET ones (string options not given whose help text names a default)
+params_are_options() {
+    local keys header run unset
+    unset=$(printf '%s\n' "${@:4}")
+    keys=$(option_keys "$2" | grep -vxF "${unset:-//}")
+    header=$(comm -23 <(echo "$keys") <(inspect --header "$3" | jq -r '.params | keys[]' | sort))
+    run=$(comm -23 <(echo "$keys") <(catalog show "$3" | sed -n '/^params:/,/^metrics:/s/^  \([a-z0-9_]*\) = .*/\1/p' | sort -u))
+    if [ -n "$keys" ] && [ -z "$header$run" ]; then pass "$1"
+    else fail "$1" "header params lack: $(echo $header); catalog params lack: $(echo $run)"; fi
+}
 # check NAME cmd...: PASS when cmd succeeds.
 check() { local name=$1; shift; if "$@" >"$WORK/check.out" 2>&1; then pass "$name"; else fail "$name" "$(tail -n 3 "$WORK/check.out" | tr '\n' ' ')"; fi; }
 # have_mpi: mpirun is installed and the programs link MPI (else MPI checks skip visibly).

@@ -60,6 +60,8 @@ for est in similarity prediction; do
 done
 
 # the lineage reaches the samples; a feature subset is recorded and depends on its seed
+params_are_options params-are-options pattern-dists "$WORK/similarity.mp"
+check bag-recorded-as-resolved test "$(inspect --header "$WORK/similarity.mp" | jq -c '[.params.bag, .params.min_entities]')" = '[8,2]'
 check lineage-to-samples grep -q '\[samples\]' <(catalog --catalog "$WORK/catalog.sqlite" lineage "$WORK/similarity.mp")
 pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 2 --out "$WORK/f2.mp" --quiet
 pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 3 --out "$WORK/f3.mp" --quiet

@@ -86,6 +86,8 @@ tokenize --quiet "$FX/tiny" --vocab "$V" --out "$WORK/o/c.mp"
 head -c $(( $(stat -c %s "$WORK/o/c.mp") - 20 )) "$WORK/o/c.mp" >"$WORK/o/cut.mp"
 expect_exit truncated_corpus 3 "cut.mp: byte [0-9]+: truncated" build-samples --corpus "$WORK/o/cut.mp" --out "$WORK/o/s.mp"
 build-samples --quiet --corpus "$WORK/o/c.mp" --out "$WORK/o/s.mp"
+params_are_options tokenize_params tokenize "$WORK/o/c.mp" vocab_out
+params_are_options build_samples_params build-samples "$WORK/o/s.mp"
 expect_exit wrong_kind 3 "s.mp: byte 0: wrong artifact kind 'samples', expected 'corpus'" build-samples --corpus "$WORK/o/s.mp" --out "$WORK/o/s2.mp"
 
 # a mention whose words all give no wordpiece ("" and U+200B): tokenize drops it
