@@ -69,12 +69,10 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
 
 /* The ranking as a one-record `ranked` artifact (class `cls`). */
 static void write_ranked(const char *out, const char *index_path, const corpus_index *x, const engine_result *r,
-                         const char *cls, const char *variant) {
+                         const char *cls) {
     artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
-    artifact_param_str(w, "variant", variant);
-    artifact_param_str(w, "aggregate", "sum");
-    artifact_param_str(w, "index", index_path);
-    artifact_param_str(w, "queries", "");
+    artifact_param_options(w);
+    artifact_param_str(w, "aggregate", "sum"); /* the re-ranking's, not an option of query */
     artifact_add_input(w, index_path);
     expansion_record e = {0};
     e.class_name = (char *)cls;
@@ -199,7 +197,7 @@ int main(int argc, char **argv) {
     if (!strcmp(format, "tsv")) print_tsv(&r);
     else print_json(x, &r, variant);
     fflush(stdout);
-    if (out) write_ranked(out, path, x, &r, cls, variant);
+    if (out) write_ranked(out, path, x, &r, cls);
     run_metric("load_seconds", t_load);
     run_metric("query_seconds", r.seconds);
     log_done("%s: %d entities for %d seeds (%s; index loaded in %.2f s, query %.2f s)", variant, r.n, r.nseeds,

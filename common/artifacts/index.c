@@ -12,12 +12,7 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
                  const char *samples_path, const pattern_config *c, const pattern_counts *k) {
     artifact_writer *w = artifact_create(path, INDEX_KIND, INDEX_SCHEMA);
     artifact_param_str(w, "model", "patterns");
-    artifact_param_str(w, "patterns", c->long_patterns ? "long" : "short");
-    artifact_param_int(w, "bag", c->bag);
-    artifact_param_double(w, "bag_weight", c->bag_weight);
-    artifact_param_int(w, "min_entities", c->min_entities);
-    artifact_param_double(w, "idf_power", c->idf_power);
-    artifact_param_double(w, "temperature", c->temperature);
+    artifact_param_options(w); /* the program's (index's) options; the payload holds the configuration */
     char *real = realpath(samples_path, NULL);
     artifact_add_input(w, real ? real : samples_path);
     free(real);

@@ -31,6 +31,7 @@ for v in noclen nocl noen full; do
         [range(0; $a[0].scores | length) | close($a[0].scores[.]; $b[0].scores[.]) and close($a[0].kl_score[.]; $b[0].kl_score[.])] | all'
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
 done
+params_are_options query-params query "$WORK/q-full.mp"
 check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
 check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-noclen.tsv" | cut -f2)
