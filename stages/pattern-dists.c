@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
         {"cl-steps", OPT_INT, &co.steps, "N", "--pairs: AdamW steps", 0, 1e6},
         {"cl-lr", OPT_DOUBLE, &co.lr, "LR", "--pairs: AdamW learning rate", 0, 100},
         {"cl-weight-decay", OPT_DOUBLE, &co.weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100},
-        {"cl-tau", OPT_DOUBLE, &co.tau, "T", "--pairs: InfoNCE temperature", 1e-6, 100},
+        {"cl-temperature", OPT_DOUBLE, &co.tau, "T", "--pairs: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",

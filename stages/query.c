@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
         {"cl-steps", OPT_INT, &q.contrast.steps, "N", "refinement: AdamW steps", 0, 1000000},
         {"cl-lr", OPT_DOUBLE, &q.contrast.lr, "LR", "refinement: learning rate", 0, 100},
         {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay", 0, 100},
-        {"cl-tau", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: InfoNCE temperature", 1e-6, 100},
+        {"cl-temperature", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
         {"out", OPT_STRING, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},

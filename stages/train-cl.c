@@ -2,7 +2,7 @@
  * "Contrastive learning", paper §3.3). Starts from the base encoder like train-mlm (--model
  * DIR or --config FILE), adds the projection head, and per epoch runs two contrastive
  * passes over pairs drawn from the `pairs` artifact (batches of 256 pairs, the two views as
- * two forward calls, hard-negative loss with t, τ⁺, β, gradient weight 7, lr_cl), then one
+ * two forward calls, hard-negative loss with t, τ⁺, β, gradient weight 7, cl_lr), then one
  * masked-entity prediction pass (train-mlm's epoch, lr). Checkpoints (OUT/epoch-N, HF layout
  * with the entity and projection heads), --resume, progress, the frozen-prefix cache and the
  * catalog metrics are train-mlm's (common/trainer.h); the contrastive passes are
@@ -28,17 +28,17 @@ int main(int argc, char **argv) {
     trainer_opts o;
     trainer_opts_init(&o);
     const char *pairs_path = NULL, *preset_name = "wiki";
-    double tau_plus = -1, beta = -1, temperature = 0.5, weight = 7, lr_cl = 0;
+    double tau_plus = -1, beta = -1, temperature = 0.5, weight = 7, cl_lr = 0;
     int batch_pairs = 256, fixed_pairs = 0;
     const cli_option opts[] = {
         TRAINER_OPTIONS(o),
         {"pairs", OPT_STRING, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive) built from --samples", 0, 0},
-        {"preset", OPT_STRING, &preset_name, "wiki|apr|se2", "paper Table 6 column giving the defaults of tau+, beta and lr-cl", 0, 0},
+        {"preset", OPT_STRING, &preset_name, "wiki|apr|se2", "paper Table 6 column giving the defaults of tau+, beta and cl-lr", 0, 0},
         {"tau-plus", OPT_DOUBLE, &tau_plus, "X", "class prior tau+ of the HCL loss (-1: preset, wiki 0.05)", -1, 0.999999},
         {"beta", OPT_DOUBLE, &beta, "X", "hardness concentration beta (-1: preset, wiki 1)", -1, 1000},
-        {"temperature", OPT_DOUBLE, &temperature, "T", "temperature t of the HCL loss", 1e-6, 1000},
+        {"cl-temperature", OPT_DOUBLE, &temperature, "T", "temperature t of the contrastive (HCL) loss", 1e-6, 1000},
         {"cl-weight", OPT_DOUBLE, &weight, "W", "gradient weight of the contrastive loss (official 7)", 0, 1e6},
-        {"lr-cl", OPT_DOUBLE, &lr_cl, "X", "AdamW lr of the contrastive steps (0: the preset's 1.5e-5 with --model, 1.5 x lr with --config)", 0, 10},
+        {"cl-lr", OPT_DOUBLE, &cl_lr, "X", "AdamW lr of the contrastive steps (0: the preset's 1.5e-5 with --model, 1.5 x lr with --config)", 0, 10},
         {"batch-pairs", OPT_INT, &batch_pairs, "N", "pairs per contrastive step (the remainder of a pass is dropped)", 2, 1000000},
         {"fixed-pairs", OPT_FLAG, &fixed_pairs, NULL, "use the pairs artifact's stored draw in every pass (default: a fresh draw per pass, official)", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
@@ -66,12 +66,12 @@ int main(int argc, char **argv) {
     cl_train_opts co = {
         .hp = {tau_plus >= 0 ? tau_plus : preset->tau_plus, beta >= 0 ? beta : preset->beta, temperature},
         .weight = weight,
-        .lr_cl = lr_cl > 0 ? lr_cl : (o.model ? preset->lr_cl : 1.5 * t.o.lr),
+        .cl_lr = cl_lr > 0 ? cl_lr : (o.model ? preset->cl_lr : 1.5 * t.o.lr),
         .batch_pairs = batch_pairs,
         .fixed_pairs = fixed_pairs,
     };
-    log_info("contrastive: tau+ %g, beta %g, t %g, weight %g, lr-cl %g, %d pairs per step, %s pairs per pass",
-             co.hp.tau_plus, co.hp.beta, co.hp.temperature, co.weight, co.lr_cl, co.batch_pairs,
+    log_info("contrastive: tau+ %g, beta %g, t %g, weight %g, cl-lr %g, %d pairs per step, %s pairs per pass",
+             co.hp.tau_plus, co.hp.beta, co.hp.temperature, co.weight, co.cl_lr, co.batch_pairs,
              fixed_pairs ? "fixed" : "fresh");
     cl_trainer c;
     cl_trainer_init(&c, &t, &pairs, pairs_path, &co);

@@ -130,6 +130,7 @@ const char *cli_argv_string(void) { return argv_string ? argv_string : ""; }
 
 void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx) {
     for (const cli_option *o = parsed_spec ? parsed_spec->options : NULL; o && o->name; o++) {
+        if (!strcmp(o->name, "out")) continue;
         char key[64];
         snprintf(key, sizeof key, "%s", o->name);
         for (char *c = key; *c; c++)

@@ -60,8 +60,8 @@ typedef struct {
     const cli_list *list; /* LIST */
 } cli_value;
 /* Calls fn for each option of the table given to cli_parse (not the global ones), in table
- * order; options without a value (a STRING never given and without default, an empty LIST)
- * are skipped. */
+ * order; skipped: --out (the output itself: an artifact's params stay the same whatever its
+ * name) and options without a value (a STRING never given and without default, an empty LIST). */
 void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx);
 
 /* The command line as one shell-quoted string (for the catalog). */

@@ -126,7 +126,7 @@ static json_t *settings_json(const cl_trainer *c, const char *pairs_sha) {
     json_object_set_new(o, "loss_weight", json_real(c->o.weight));
     json_object_set_new(o, "batch_pairs", json_integer(c->o.batch_pairs));
     json_object_set_new(o, "fixed_pairs", json_integer(c->o.fixed_pairs));
-    json_object_set_new(o, "lr_cl", json_real(c->o.lr_cl));
+    json_object_set_new(o, "cl_lr", json_real(c->o.cl_lr));
     return o;
 }
 
@@ -149,8 +149,8 @@ void cl_trainer_restore(cl_trainer *c) {
         json_t *v;
         json_object_foreach(now, key, v) {
             if (json_equal(v, json_object_get(was, key))) continue;
-            if (!strcmp(key, "lr_cl"))   /* like the trainer's --lr: allowed, with a warning */
-                log_warn("resuming with lr-cl %g (the run used %g)", c->o.lr_cl,
+            if (!strcmp(key, "cl_lr"))   /* like the trainer's --lr: allowed, with a warning */
+                log_warn("resuming with cl-lr %g (the run used %g)", c->o.cl_lr,
                          json_number_value(json_object_get(was, key)));
             else
                 die_input(sp, key, "the run to resume used another value than this one: --resume would not "
@@ -207,7 +207,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     for (int64_t i = 0; i < n; i++) perm[i] = i;
     rng_shuffle_i64(&t->rng, perm, n);
     double lr = t->opt.h.lr;
-    t->opt.h.lr = c->o.lr_cl;
+    t->opt.h.lr = c->o.cl_lr;
     char label[64];
     snprintf(label, sizeof label, "epoch %d/%d CL %d/2", epoch, t->o.epochs, pass);
     progress pr;
@@ -227,7 +227,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
         if (!isfinite(loss)) {
             char where[80];
             snprintf(where, sizeof where, "epoch %d, CL pass %d, step %lld", epoch, pass, (long long)s + 1);
-            die_input(t->o.samples, where, "the contrastive loss is %g: training diverged (lower --lr-cl?); "
+            die_input(t->o.samples, where, "the contrastive loss is %g: training diverged (lower --cl-lr?); "
                       "the complete epochs in %s stay as they are", loss, t->o.out);
         }
         adamw_step(&t->opt);

@@ -20,7 +20,7 @@
  * pairs artifact's per-class sets with cl_make_pairs (official: get_cl_dataset is called
  * for each of the two passes of an epoch), or with fixed_pairs the artifact's stored draw —
  * shuffled and cut into batches of batch_pairs with drop_last; every batch is one step with
- * AdamW at lr_cl. All randomness comes from the trainer's rng, which trainer_save_epoch
+ * AdamW at cl_lr. All randomness comes from the trainer's rng, which trainer_save_epoch
  * saves and --resume restores. A non-finite loss exits 3 (the last complete epoch stays).
  *
  * The projection head (trainer_add_params'd, so it is optimised, checkpointed and resumed by
@@ -61,7 +61,7 @@ double cl_step(cl_step_bufs *c, bert_model *m, projection_head *ph, const bert_b
 typedef struct {
     hcl_params hp;       /* τ⁺, β, t */
     double weight;       /* gradient weight of the loss (official 7) */
-    double lr_cl;        /* AdamW lr of the contrastive steps */
+    double cl_lr;        /* AdamW lr of the contrastive steps */
     int batch_pairs;     /* 256, drop_last */
     int fixed_pairs;     /* 1: every pass uses the artifact's stored draw */
 } cl_train_opts;
@@ -86,8 +86,8 @@ typedef struct {
 void cl_trainer_init(cl_trainer *c, trainer *t, const pairs_set *pairs, const char *pairs_path,
                      const cl_train_opts *o);
 /* After trainer_start. Fresh run: writes OUT/cl_settings.json (sha256 of the pairs file, τ⁺,
- * β, t, weight, batch_pairs, fixed_pairs, lr_cl). Resumed run: exit 3 unless those equal the
- * recorded ones (lr_cl only warns, like the trainer's lr); then reloads the projection head with num_batches_tracked from the resumed
+ * β, t, weight, batch_pairs, fixed_pairs, cl_lr). Resumed run: exit 3 unless those equal the
+ * recorded ones (cl_lr only warns, like the trainer's lr); then reloads the projection head with num_batches_tracked from the resumed
  * checkpoint. */
 void cl_trainer_restore(cl_trainer *c);
 /* One contrastive pass (pass = 1 or 2 within the epoch). Returns the mean unweighted loss

@@ -47,7 +47,7 @@
 typedef struct {
     const char *name;        /* "wiki", "apr", "se2" */
     int thr_pos, l_neg, u_neg;
-    double tau_plus, beta, lr_cl;
+    double tau_plus, beta, cl_lr;
     double temperature;      /* 0.5 */
     int batch_pairs;         /* 256 */
     double loss_weight;      /* 7 */

@@ -22,8 +22,8 @@ variant default
 variant steps-0       --cl-steps 0
 variant steps-20      --cl-steps 20
 variant steps-150     --cl-steps 150
-variant tau-0.05      --cl-tau 0.05
-variant tau-0.3       --cl-tau 0.3
+variant tau-0.05      --cl-temperature 0.05
+variant tau-0.3       --cl-temperature 0.3
 variant wd-0.1        --cl-weight-decay 0.1
 variant lr-0.02       --cl-lr 0.02
 "$BIN/evaluate" --quiet --gt "$DATA" "${runs[@]}"

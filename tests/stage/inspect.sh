@@ -37,6 +37,12 @@ for p in "$PROBEXPAN_BIN"/*; do
     grep '^Usage: ' <<<"$out" | grep -q '\.\.\.' ||
         expect_exit "stray_argument_$name" 2 "unexpected argument 'stray-[123]'" "$p" stray-1 stray-2 stray-3
 done
+# one name per concept: the contrastive settings (the pipeline's CL_FLAGS go to pattern-dists and
+# train-cl alike) are --cl-lr and --cl-temperature in every program that has them
+for p in pattern-dists train-cl query; do
+    if "$p" --help | grep -q -- '^  --cl-lr ' && "$p" --help | grep -q -- '^  --cl-temperature '; then pass "cl_names_$p"
+    else fail "cl_names_$p" "no --cl-lr or --cl-temperature"; fi
+done
 for name in infer pattern-dists train-cl train-mlm expand; do
     expect_exit "no_positional_$name" 2 "unexpected argument 'stray'" "$name" stray
 done

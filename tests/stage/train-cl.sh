@@ -50,7 +50,7 @@ expect_exit pairs_bad_bounds 2 "thresholds" \
 
 # --- train-cl
 TRAIN=(--samples "$WORK/samples.mp" --pairs "$WORK/pairs.mp" --config "$FX/tiny-config.json" --batch-pairs 32
-       --samples-per-entity 5 --batch 16 --lr 3e-3 --lr-cl 3e-3 --threads 1)
+       --samples-per-entity 5 --batch 16 --lr 3e-3 --cl-lr 3e-3 --threads 1)
 if train-cl "${TRAIN[@]}" --epochs 6 --out "$WORK/cl" 2>"$WORK/err"; then pass train_runs; else fail train_runs "$(tail -n 3 "$WORK/err")"; fi
 grep -o 'CL pass [12]: loss [^ ]*' "$WORK/err" | awk '{ print $5 }' >"$WORK/losses"
 if [ "$(wc -l <"$WORK/losses")" = 12 ] && awk '$1 != $1 + 0 || $1 ~ /nan|inf/ { bad = 1 } END { exit bad }' "$WORK/losses"; then

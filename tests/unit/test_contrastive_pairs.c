@@ -104,11 +104,11 @@ static void test_presets(void) {
     CHECK(w && a && e && !cl_preset_find("nope") && cl_preset_default() == w);
     if (!w || !a || !e) return;
     CHECK(w->thr_pos == 12 && w->l_neg == 170 && w->u_neg == 200);
-    CHECK(w->tau_plus == 0.05 && w->beta == 1 && w->lr_cl == 1.5e-5);
+    CHECK(w->tau_plus == 0.05 && w->beta == 1 && w->cl_lr == 1.5e-5);
     CHECK(a->thr_pos == 10 && a->l_neg == 175 && a->u_neg == 200);
-    CHECK(a->tau_plus == 0.1 && a->beta == 1 && a->lr_cl == 1.5e-5);
+    CHECK(a->tau_plus == 0.1 && a->beta == 1 && a->cl_lr == 1.5e-5);
     CHECK(e->thr_pos == 5 && e->l_neg == 160 && e->u_neg == 180);
-    CHECK(e->tau_plus == 0.01 && e->beta == 2 && e->lr_cl == 3.5e-6);
+    CHECK(e->tau_plus == 0.01 && e->beta == 2 && e->cl_lr == 3.5e-6);
     CHECK(w->temperature == 0.5 && w->batch_pairs == 256 && w->loss_weight == 7);
 }
 
