@@ -303,38 +303,32 @@ int main(int argc, char **argv) {
 
     int p50 = percentile(hist, S, 0.5), p90 = percentile(hist, S, 0.9), p99 = percentile(hist, S, 0.99),
         pmax = percentile(hist, S, 1.0);
-    msgpack_pack_map(pk, 12);
+    /* the statistics, once: the artifact's closing map and the run's metrics */
+    const struct { const char *key; int64_t value; } stats[] = {
+        {"entities_kept", E},
+        {"entities_dropped", dropped_with_samples + never_mentioned},
+        {"entities_dropped_few_samples", dropped_with_samples},
+        {"entities_never_mentioned", never_mentioned},
+        {"entities_capped", capped},
+        {"sentences", nsent},
+        {"sentences_too_long", long_sentences},
+        {"mentions", mentions},
+        {"samples", S},
+        {"samples_dropped_long_sentence", long_sentence_mentions},
+        {"samples_dropped_over_max_wordpieces", long_samples},
+        {"tokens", T},
+        {"length_p50", p50},
+        {"length_p90", p90},
+        {"length_p99", p99},
+        {"length_max", pmax},
+    };
+    const size_t nstats = sizeof stats / sizeof stats[0];
+    msgpack_pack_map(pk, nstats + 1);
     mp_kv_str(pk, "end", "samples");
-    mp_kv_int(pk, "entities_kept", E);
-    mp_kv_int(pk, "entities_dropped", dropped_with_samples + never_mentioned);
-    mp_kv_int(pk, "entities_capped", capped);
-    mp_kv_int(pk, "mentions", mentions);
-    mp_kv_int(pk, "dropped_long_sentence", long_sentence_mentions);
-    mp_kv_int(pk, "dropped_long_sample", long_samples);
-    mp_kv_int(pk, "samples", S);
-    mp_kv_int(pk, "length_p50", p50);
-    mp_kv_int(pk, "length_p90", p90);
-    mp_kv_int(pk, "length_p99", p99);
-    mp_kv_int(pk, "length_max", pmax);
+    for (size_t i = 0; i < nstats; i++) mp_kv_int(pk, stats[i].key, stats[i].value);
     uint64_t bytes = artifact_bytes(w);
     artifact_commit(w);
-
-    run_metric("entities_kept", (double)E);
-    run_metric("entities_dropped", (double)(dropped_with_samples + never_mentioned));
-    run_metric("entities_dropped_few_samples", (double)dropped_with_samples);
-    run_metric("entities_never_mentioned", (double)never_mentioned);
-    run_metric("entities_capped", (double)capped);
-    run_metric("sentences", (double)nsent);
-    run_metric("sentences_too_long", (double)long_sentences);
-    run_metric("mentions", (double)mentions);
-    run_metric("samples", (double)S);
-    run_metric("samples_dropped_long_sentence", (double)long_sentence_mentions);
-    run_metric("samples_dropped_over_max_wordpieces", (double)long_samples);
-    run_metric("tokens", (double)T);
-    run_metric("length_p50", p50);
-    run_metric("length_p90", p90);
-    run_metric("length_p99", p99);
-    run_metric("length_max", pmax);
+    for (size_t i = 0; i < nstats; i++) run_metric(stats[i].key, (double)stats[i].value);
     run_metric("bytes", (double)bytes);
     char a[32], b[32], d[32], f[32];
     log_info("entities: %s kept, %s dropped (%lld with < %d samples, %lld never mentioned), %lld capped",

@@ -88,6 +88,11 @@ expect_exit truncated_corpus 3 "cut.mp: byte [0-9]+: truncated" build-samples --
 build-samples --quiet --corpus "$WORK/o/c.mp" --out "$WORK/o/s.mp"
 params_are_options tokenize_params tokenize "$WORK/o/c.mp" vocab_out
 params_are_options build_samples_params build-samples "$WORK/o/s.mp"
+# the statistics once: the samples' closing map and the run's metrics hold the same figures under the same keys
+end_stats=$(inspect "$WORK/o/s.mp" | tail -n 1 | jq -r 'del(.end) | to_entries[] | "\(.key) = \(.value)"' | sort)
+run_stats=$(catalog show "$WORK/o/s.mp" | sed -n '/^metrics:/,/^inputs:/s/^  \([a-z0-9_]* = .*\)/\1/p' | grep -v '^bytes = ' | sort)
+[ "$(wc -l <<<"$end_stats")" -ge 10 ] && [ "$end_stats" = "$run_stats" ] && pass samples_stats_once ||
+    fail samples_stats_once "$(diff <(echo "$end_stats") <(echo "$run_stats") | tr '\n' ' ')"
 expect_exit wrong_kind 3 "s.mp: byte 0: wrong artifact kind 'samples', expected 'corpus'" build-samples --corpus "$WORK/o/s.mp" --out "$WORK/o/s2.mp"
 
 # a mention whose words all give no wordpiece ("" and U+200B): tokenize drops it
