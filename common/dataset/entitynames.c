@@ -143,6 +143,21 @@ void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
     x->nalias++;
 }
 
+/* Among the rows sharing a normalised name (chain from `row`), the one whose
+ * name is `token` itself, spaces around it aside; -1 when none or several. */
+static int64_t exact_among(const name_index *x, int64_t row, const char *token) {
+    size_t skip = strspn(token, " \t"), len = strlen(token + skip);
+    while (len && (token[skip + len - 1] == ' ' || token[skip + len - 1] == '\t')) len--;
+    int64_t hit = -1;
+    for (int64_t r = row; r >= 0; r = x->next_same[r]) {
+        const char *name = x->t->name[r];
+        if (strlen(name) != len || memcmp(name, token + skip, len)) continue;
+        if (hit >= 0) return -1;
+        hit = r;
+    }
+    return hit;
+}
+
 int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t msglen) {
     char *norm = name_normalise(token);
     int64_t row = strmap_get(&x->by_name, norm, strlen(norm));
@@ -151,9 +166,15 @@ int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t ms
         free(norm);
         return -1;
     }
+    int ambiguous = 0;
     if (row < 0 && norm[0] && strspn(norm, "0123456789") == strlen(norm) && strlen(norm) <= 18)
         row = intmap_get(x->row_of_eid, strtoll(norm, NULL, 10));
-    else if (row >= 0 && x->next_same[row] >= 0) {
+    else if (row >= 0 && x->next_same[row] >= 0) { /* a name several entities share: exact spelling wins */
+        int64_t exact = exact_among(x, row, token);
+        if (exact >= 0) row = exact;
+        else ambiguous = 1;
+    }
+    if (ambiguous) {
         size_t used = (size_t)snprintf(msg, msglen, "\"%s\" is ambiguous: ", token);
         for (int64_t r = row; r >= 0 && used < msglen; r = x->next_same[r])
             used += (size_t)snprintf(msg + used, msglen - used, "%s\"%s\" (eid %lld)", r == row ? "" : ", ",

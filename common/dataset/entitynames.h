@@ -6,7 +6,8 @@
  * ("united_states" finds "United States"). A token of digits that is an eid of
  * the table resolves to that row. An unknown token dies with exit 3 and the five
  * closest names (edit distance of the normalised forms); a token matching several
- * entities dies with exit 3 listing them. Aliases (another name of an entity,
+ * entities resolves to the one spelled exactly like it ("BANGKOK" next to
+ * "Bangkok"), and without one dies with exit 3 listing them. Aliases (another name of an entity,
  * "IBM" for "International Business Machines") resolve like names once added. */
 #ifndef PROBEXPAN_ENTITYNAMES_H
 #define PROBEXPAN_ENTITYNAMES_H

@@ -35,6 +35,8 @@ expand --dists "$WORK/a.mp" --seeds " ohio, TEXAS ,12" --size 2 --names --out "$
 grep -qx ' -> Oregon, Utah' "$WORK/names" && pass expand_seeds_normalised || fail expand_seeds_normalised "$(cat "$WORK/names")"
 expect_exit expand_ambiguous_name 3 '"New_York" is ambiguous: "New York" \(eid 16\), "new_york" \(eid 17\)' \
     expand --dists "$WORK/a.mp" --seeds "Chicago,New_York" --out "$WORK/x.mp"
+expand --dists "$WORK/a.mp" --seeds "Chicago, new_york " --size 1 --out "$WORK/exact.mp" 2>/dev/null
+[ "$(inspect "$WORK/exact.mp" | sed -n 3p | jq -c .seeds)" = '[15,17]' ] && pass expand_exact_spelling_wins || fail expand_exact_spelling_wins
 expect_exit expand_unknown_name 3 'unknown entity "Ohoi".*closest names: "Ohio" \(eid 10\)' \
     expand --dists "$WORK/a.mp" --seeds "Ohoi,Texas" --out "$WORK/x.mp"
 expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative-seeds Oregon --size 2 --names --out "$WORK/neg.mp" >"$WORK/names" 2>/dev/null
