@@ -191,6 +191,23 @@ static void print_single(const run_result *r) {
     putchar('\n');
 }
 
+/* --format tsv: one row per run and class (and "overall"), every MAP@K. */
+static void print_tsv(const run_result *rr, int nr) {
+    printf("run\tdataset\tclass\tqueries");
+    for (int k = 0; k < NK; k++) printf("\tMAP@%d", KS[k]);
+    putchar('\n');
+    for (int i = 0; i < nr; i++) {
+        const run_result *r = &rr[i];
+        for (int c = 0; c <= r->nclass; c++) {
+            const double *m = c < r->nclass ? r->class_map[c] : r->overall;
+            printf("%s\t%s\t%s\t%d", r->label, r->dataset, c < r->nclass ? r->class_name[c] : "overall",
+                   c < r->nclass ? r->class_queries[c] : r->es.n);
+            for (int k = 0; k < NK; k++) printf("\t%.6f", m[k]);
+            putchar('\n');
+        }
+    }
+}
+
 /* Rows: distinct labels; column groups: distinct datasets; MAP@10/20/50 each. */
 static void print_side_by_side(const run_result *rr, int nr) {
     const char **labels = xmalloc(sizeof(char *) * (size_t)nr), **sets = xmalloc(sizeof(char *) * (size_t)nr);
@@ -224,11 +241,14 @@ static void print_side_by_side(const run_result *rr, int nr) {
 
 int main(int argc, char **argv) {
     const char *gt = NULL, *out = NULL;
-    int json = 0;
+    int json = 0, per_class = 0;
+    const char *format = "table";
     const cli_option opts[] = {
         {"gt", OPT_STRING, &gt, "DATASET", "dataset folder/archive with gt/*.txt (default: the dataset each input's queries came from)", 0, 0},
         {"out", OPT_STRING, &out, "FILE", "write a report artifact with every number", 0, 0},
-        {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables", 0, 0},
+        {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables (= --format json)", 0, 0},
+        {"format", OPT_STRING, &format, "table|tsv|json", "stdout: tables for a person, tsv (a row per run and class, every MAP@K) or the report as JSON", 0, 0},
+        {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
@@ -239,6 +259,9 @@ int main(int argc, char **argv) {
                            "rerank, expand", opts, CLI_ANY_ARGS};
     int first = cli_parse(&spec, argc, argv);
     int nr = argc - first;
+    int tsv = !strcmp(format, "tsv");
+    if (!strcmp(format, "json")) json = 1;
+    else if (!tsv && strcmp(format, "table")) die_usage("--format: expected table, tsv or json, found '%s'", format);
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
     const char *eq = out ? NULL : strchr(argv[first], '=');
     run_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
@@ -279,12 +302,18 @@ int main(int argc, char **argv) {
         mp_print_json(stdout, &u.data);
         putchar('\n');
         msgpack_unpacked_destroy(&u);
+    } else if (tsv) {
+        print_tsv(rr, nr);
     } else if (nr == 1) {
         print_single(&rr[0]);
     } else {
         print_side_by_side(rr, nr);
+        for (int i = 0; i < nr && per_class; i++) {
+            printf("\n%s on %s:\n", rr[i].label, rr[i].dataset);
+            print_single(&rr[i]);
+        }
     }
-    for (int i = 0; i < nr && !json; i++)
+    for (int i = 0; i < nr && !json && !tsv; i++)
         if (rr[i].shown_len) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
                                     nr > 1 ? " (+ = in the ground truth)" : "", rr[i].shown);
     fflush(stdout);

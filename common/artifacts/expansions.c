@@ -1,6 +1,7 @@
 /* expansions: pack and read the query records of `expansions` / `ranked`. */
 #include "artifacts/expansions.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,4 +162,43 @@ void expansion_record_print(FILE *f, const expansion_record *r) {
     fprintf(f, "\n ->");
     for (int i = 0; i < r->n; i++) fprintf(f, "%s %s", i ? "," : "", r->names[i]);
     fputc('\n', f);
+}
+
+int list_format_parse(const char *s) {
+    static const char *const names[] = {"text", "tsv", "json"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) return LIST_TEXT + i;
+    return -1;
+}
+
+void expansion_list_begin(FILE *f, list_format fmt) {
+    if (fmt == LIST_TSV) fputs("class\tquery\trank\teid\tname\tscore\n", f);
+}
+
+/* s with tabs and newlines as spaces (TSV fields). */
+static void put_field(FILE *f, const char *s) {
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+void expansion_record_write(FILE *f, const expansion_record *r, list_format fmt) {
+    if (fmt == LIST_TEXT) expansion_record_print(f, r);
+    for (int i = 0; i < r->n && (fmt == LIST_TSV || fmt == LIST_JSON); i++) {
+        if (fmt == LIST_TSV) {
+            put_field(f, r->class_name);
+            fprintf(f, "\t%d\t%d\t%lld\t", r->query + 1, i + 1, (long long)r->eids[i]);
+            put_field(f, r->names[i]);
+            fprintf(f, "\t%.9g\n", r->scores[i]);
+            continue;
+        }
+        json_t *o = json_object();
+        json_object_set_new(o, "class", json_string(r->class_name));
+        json_object_set_new(o, "query", json_integer(r->query + 1));
+        json_object_set_new(o, "rank", json_integer(i + 1));
+        json_object_set_new(o, "eid", json_integer(r->eids[i]));
+        json_object_set_new(o, "name", json_string(r->names[i]));
+        json_object_set_new(o, "score", json_real(r->scores[i]));
+        json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+        fputc('\n', f);
+        json_decref(o);
+    }
 }

@@ -48,4 +48,16 @@ void expansion_record_free(expansion_record *r);
 /* "class #q: seeds -> names..." lines for a person (--names). */
 void expansion_record_print(FILE *f, const expansion_record *r);
 
+/* The lists on stdout for the next tool (--format): LIST_TSV is one entity a
+ * line, class<TAB>query<TAB>rank<TAB>eid<TAB>name<TAB>score after a header line
+ * (query and rank 1-based; tabs or newlines in a name become spaces);
+ * LIST_JSON one object a line with the same keys; LIST_TEXT the --names lines. */
+typedef enum { LIST_NONE, LIST_TEXT, LIST_TSV, LIST_JSON } list_format;
+/* "text", "tsv" or "json"; -1 for anything else. */
+int list_format_parse(const char *s);
+#define LIST_FORMAT_HELP "print the lists on stdout: text (a line per query), tsv or json (one entity a line: class, query, rank, eid, name, score)"
+/* Header line (tsv only); call once before the records. */
+void expansion_list_begin(FILE *f, list_format fmt);
+void expansion_record_write(FILE *f, const expansion_record *r, list_format fmt);
+
 #endif

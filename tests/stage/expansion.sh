@@ -103,6 +103,21 @@ evaluate expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/table" 2>/d
 grep -Eq '^reranked +\| +0\.3500 +0\.3500 +0\.3500$' "$WORK/table" && grep -q '| tiny' "$WORK/table" &&
     pass evaluate_side_by_side || fail evaluate_side_by_side "$(cat "$WORK/table")"
 
+# --- lists and tables for the next tool: one entity a line
+rerank --quiet --dists "$WORK/a.mp" --format tsv --out "$WORK/r2.mp" "$WORK/exp.mp" >"$WORK/tsv"
+if [ "$(head -n1 "$WORK/tsv")" = "$(printf 'class\tquery\trank\teid\tname\tscore')" ] && [ "$(wc -l <"$WORK/tsv")" = 7 ] &&
+   [ "$(awk -F'\t' '$1 == "cities" && $3 == 1 { print $4, $5 }' "$WORK/tsv")" = '19 Boston' ]; then
+    pass rerank_format_tsv; else fail rerank_format_tsv "$(cat "$WORK/tsv")"; fi
+expand --quiet --dists "$WORK/a.mp" --queries "$DATA" --size 2 --format json --out "$WORK/x.mp" >"$WORK/jl"
+[ "$(jq -sc '[.[] | select(.class == "cities") | [.rank, .eid, .name]]' "$WORK/jl")" = '[[1,19,"Boston"],[2,10,"Ohio"]]' ] &&
+    [ "$(jq -s 'length' "$WORK/jl")" = 6 ] && pass expand_format_json || fail expand_format_json "$(cat "$WORK/jl")"
+expect_exit expand_format_bad 2 "--format: expected text, tsv or json, found 'csv'" expand --dists "$WORK/a.mp" --queries "$DATA" --format csv --out "$WORK/x.mp"
+evaluate --format tsv expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/etsv" 2>/dev/null
+[ "$(grep -P '^reranked\ttiny\toverall\t' "$WORK/etsv" | cut -f4,5)" = "$(printf '3\t0.350000')" ] &&
+    [ "$(grep -Pc '^reranked\ttiny\tcities\t1\t0.250000' "$WORK/etsv")" = 1 ] && pass evaluate_format_tsv || fail evaluate_format_tsv "$(cat "$WORK/etsv")"
+evaluate --per-class expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/pc" 2>/dev/null
+[ "$(grep -c '^cities ' "$WORK/pc")" = 2 ] && grep -q '^reranked on tiny:' "$WORK/pc" && pass evaluate_per_class || fail evaluate_per_class "$(cat "$WORK/pc")"
+
 # --- bad input: exit 3, a message naming the place, and no output file
 cp -r "$DATA" "$WORK/bad"
 printf '10 11 99\n' >"$WORK/bad/query/states.txt"
