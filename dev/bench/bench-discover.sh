@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# bench-discover.sh BIN CURATED OUT: entity discovery against a curated dataset.
+# The curated sentences with their mention annotations removed (each sentence's
+# tokens joined, one per line) go through `annotate --discover --lines`; the
+# curated classes are mapped onto the discovered entities by name
+# (discover_map.sh: recall of the ground-truth members); then the full ProbExpan
+# pipeline runs on both datasets with the same seeds and evaluate prints MAP
+# side by side. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+set -euo pipefail
+bin=$1 curated=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+if [ -d "$curated" ]; then sentences=$curated/sentences.json; else
+    tar xzf "$curated" -C "$out" --wildcards '*sentences.json' && sentences=$(find "$out" -name sentences.json -not -path '*/discovered/*' | head -n1); fi
+jq -r '.tokens | join(" ")' "$sentences" >"$out/text.txt"
+echo "text: $(wc -l <"$out/text.txt") lines, $(wc -c <"$out/text.txt") bytes"
+/usr/bin/time -f 'annotate --discover: %e s wall, %M KB peak RSS' \
+    "$bin/annotate" --quiet --discover --lines ${DISCOVER_FLAGS:-} --out "$out/discovered" "$out/text.txt"
+echo "candidates (entities of the discovered dataset): $(wc -l <"$out/discovered/entity2id.txt")"
+bash "$here/discover_map.sh" "$curated" "$out/discovered"
+for v in discovered curated; do
+    data=$out/discovered
+    [ $v = curated ] && data=$curated
+    make -s -C "$root" -f pipelines/probexpan.mk BIN="$bin" DATA="$data" RUN="$out/run-$v" full >"$out/run-$v.log" 2>&1
+done
+"$bin/evaluate" --quiet --gt "$out/discovered" discovered="$out/run-discovered/full/ranked.mp"
+"$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"
