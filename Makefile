@@ -7,8 +7,8 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 BIN      ?= bin
 CC       ?= cc
-DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev pkg-config wordnet-base jq libopenmpi-dev openmpi-bin
-PKGS     := openblas msgpack libarchive jansson libutf8proc sqlite3
+DEPS_PKG := libarchive-dev libmsgpack-dev libopenblas-dev libsqlite3-dev libjansson-dev libutf8proc-dev libmicrohttpd-dev pkg-config wordnet-base jq libopenmpi-dev openmpi-bin
+PKGS     := openblas msgpack libarchive jansson libutf8proc sqlite3 libmicrohttpd
 # MPI (Open MPI) when installed: the MPI-capable stages then split their work across the
 # ranks of `mpirun`; without it every program runs single-process (MPI=0 forces that).
 MPI      ?= $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1 || echo 0)
@@ -76,6 +76,8 @@ install: all
 	install -m 755 $(BIN)/probexpan $(DESTDIR)$(PREFIX)/bin/probexpan
 	for p in $(filter-out $(BIN)/probexpan,$(PROGRAMS)); do \
 	  install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/probexpan-$$(basename $$p); done
+	install -d $(DESTDIR)$(PREFIX)/share/probexpan/web
+	install -m 644 web/* $(DESTDIR)$(PREFIX)/share/probexpan/web/
 
 clean:
 	rm -rf build build-asan bin bin-asan

@@ -25,6 +25,7 @@ static const struct { const char *name, *purpose; } stages[] = {
     {"index", "samples -> index: entity table, mention counts, pattern-model feature counts (linear size)"},
     {"query", "one seed set -> the whole method from the index, ranked list as TSV/JSON"},
     {"evaluate", "MAP@10/20/50/100 per query, class and overall; side-by-side tables"},
+    {"serve", "HTTP server: JSON API and web page to steer expansions of a run"},
     {"inspect", "print an artifact as JSON lines"},
     {"catalog", "list artifacts, runs and lineage recorded in catalog.sqlite"},
 };

@@ -63,8 +63,7 @@ void name_index_free(name_index *x) {
     free(x->alias_next);
 }
 
-/* Levenshtein distance of two byte strings, capped at 255-byte prefixes. */
-static int edit_distance(const char *a, const char *b) {
+int name_edit_distance(const char *a, const char *b) {
     size_t n = strlen(a), m = strlen(b);
     if (n > 255) n = 255;
     if (m > 255) m = 255;
@@ -89,7 +88,7 @@ static void explain_unknown(const name_index *x, const char *token, const char *
     int64_t best[NSUGGEST];
     int dist[NSUGGEST], k = 0;
     for (int64_t i = 0; i < x->t->n; i++) {
-        int d = edit_distance(norm, x->norm[i]);
+        int d = name_edit_distance(norm, x->norm[i]);
         if (k == NSUGGEST && d >= dist[k - 1]) continue;
         int pos = k < NSUGGEST ? k++ : NSUGGEST - 1;
         while (pos > 0 && d < dist[pos - 1]) {

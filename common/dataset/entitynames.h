@@ -37,6 +37,9 @@ char *name_normalise(const char *s);
  * every entity it names), for callers that report bad input themselves (the query engine).
  * msg should hold >= 1024 bytes to keep every suggestion. */
 int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t msglen);
+/* Levenshtein distance of two byte strings (their first 255 bytes): how close a typed
+ * name is to a known one. */
+int name_edit_distance(const char *a, const char *b);
 /* Row of `token`; dies (exit 3) as described above; `source`/`where` name the
  * input for the message (e.g. "--seeds", "item 2"). */
 int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where);

@@ -5,7 +5,7 @@
 # Usage: make -f tests/fuzz/build.mk -j2 [FUZZ_OUT=dir]
 FUZZ_OUT ?= build-fuzz
 FUZZ_CC  ?= clang
-PKGS     := msgpack openblas libarchive jansson libutf8proc sqlite3
+PKGS     := msgpack openblas libarchive jansson libutf8proc sqlite3 libmicrohttpd
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 CFLAGS_F := -g -O1 -fno-omit-frame-pointer $(SAN) -std=c11 -D_GNU_SOURCE -pthread -Icommon \
             $(shell pkg-config --cflags $(PKGS))

@@ -1,0 +1,316 @@
+/* api: handlers of the JSON API of `probexpan serve` (contract in api.h). */
+#include "serve/api.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/error.h"
+
+#define JSON_TYPE "application/json; charset=utf-8"
+#define SUGGESTIONS 5
+#define CONTEXTS_DEFAULT 5
+
+void expand_result_free(expand_result *r) {
+    free(r->rows);
+    free(r->score);
+    free(r->figures);
+    memset(r, 0, sizeof *r);
+}
+
+/* Sets the response to the JSON text of v (consumed). */
+static void respond_json(api_response *r, int status, json_t *v) {
+    r->status = status;
+    r->body = json_dumps(v, JSON_COMPACT);
+    if (!r->body) die("out of memory writing a JSON response");
+    r->len = strlen(r->body);
+    r->content_type = JSON_TYPE;
+    r->filename = NULL;
+    json_decref(v);
+}
+
+static json_t *error_object(int status, const char *message) {
+    json_t *e = json_object();
+    json_object_set_new(e, "status", json_integer(status));
+    /* messages quote request text, already checked to be UTF-8; json_string refuses anything else */
+    json_t *m = json_string(message);
+    json_object_set_new(e, "message", m ? m : json_string("(message not UTF-8)"));
+    return e;
+}
+
+static void respond_error(api_response *r, int status, const char *message, json_t *suggestions) {
+    json_t *e = error_object(status, message);
+    if (suggestions) json_object_set_new(e, "suggestions", suggestions);
+    json_t *root = json_object();
+    json_object_set_new(root, "error", e);
+    respond_json(r, status, root);
+}
+
+void api_error(api_response *r, int status, const char *message) { respond_error(r, status, message, NULL); }
+
+/* {"eid": .., "name": ..} of a row. */
+static json_t *entity_brief(const lexicon *x, int64_t row) {
+    json_t *o = json_object();
+    json_object_set_new(o, "eid", json_integer(lexicon_eid(x, row)));
+    json_object_set_new(o, "name", json_string(lexicon_name(x, row)));
+    return o;
+}
+
+static json_t *entity_full(const lexicon *x, int64_t row) {
+    json_t *o = entity_brief(x, row), *aliases = json_array();
+    for (int a = 0; a < lexicon_alias_count(x, row); a++) json_array_append_new(aliases, json_string(lexicon_alias(x, row, a)));
+    json_object_set_new(o, "aliases", aliases);
+    json_object_set_new(o, "mentions", json_integer(lexicon_mentions(x, row)));
+    return o;
+}
+
+/* ---- GET /api/entities ---- */
+
+void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {"prefix", "limit", NULL};
+    char err[REQUEST_ERR];
+    int limit, rc = params_check(p, n, allowed, err, sizeof err);
+    if (!rc) rc = param_int(p, n, "limit", 20, 1, 1000, &limit, err, sizeof err);
+    const char *prefix = param_get(p, n, "prefix");
+    if (!prefix) prefix = "";
+    if (!rc && strlen(prefix) > REQUEST_MAX_NAME) rc = 400, snprintf(err, sizeof err, "prefix: longer than %d bytes", REQUEST_MAX_NAME);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)limit), total;
+    int k = lexicon_search(c->lex, prefix, limit, rows, &total);
+    json_t *list = json_array(), *root = json_object();
+    for (int i = 0; i < k; i++) json_array_append_new(list, entity_full(c->lex, rows[i]));
+    free(rows);
+    json_object_set_new(root, "prefix", json_string(prefix));
+    json_object_set_new(root, "total", json_integer(total));
+    json_object_set_new(root, "entities", list);
+    respond_json(r, 200, root);
+}
+
+/* ---- entity references -> rows ---- */
+
+/* Resolves list[0..n-1] into rows (duplicates dropped); on failure writes the error response
+ * and returns its status. */
+static int resolve_refs(const lexicon *x, const entity_ref *list, int n, const char *field, int64_t *rows, int *nrows,
+                        api_response *r) {
+    char msg[REQUEST_ERR + REQUEST_MAX_NAME];
+    *nrows = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t row;
+        if (!list[i].name) {
+            row = lexicon_row_of_eid(x, list[i].eid);
+            if (row < 0) {
+                snprintf(msg, sizeof msg, "%s[%d]: no entity with eid %lld in this run", field, i, (long long)list[i].eid);
+                respond_error(r, 422, msg, NULL);
+                return 422;
+            }
+        } else {
+            int64_t close[SUGGESTIONS];
+            int nclose;
+            row = lexicon_resolve(x, list[i].name, close, SUGGESTIONS, &nclose);
+            if (row < 0) {
+                snprintf(msg, sizeof msg, row == -1 ? "%s[%d]: unknown entity \"%.200s\"" : "%s[%d]: \"%.200s\" names several entities; give the eid",
+                         field, i, list[i].name);
+                json_t *s = json_array();
+                for (int k = 0; k < nclose; k++) json_array_append_new(s, entity_brief(x, close[k]));
+                respond_error(r, 422, msg, s);
+                return 422;
+            }
+        }
+        int dup = 0;
+        for (int k = 0; k < *nrows && !dup; k++) dup = rows[k] == row;
+        if (!dup) rows[(*nrows)++] = row;
+    }
+    return 0;
+}
+
+static int contains(const int64_t *rows, int n, int64_t row) {
+    for (int i = 0; i < n; i++)
+        if (rows[i] == row) return 1;
+    return 0;
+}
+
+typedef struct {
+    int64_t seeds[REQUEST_MAX_LIST], accepted[REQUEST_MAX_LIST], negatives[REQUEST_MAX_LIST];
+    expand_job job;
+    expand_result res;
+    double ms;
+} expansion;
+
+/* Resolves and runs q; 0, or the status of the error response written into r. */
+static int run_expansion(const serve_ctx *c, const expand_request *q, expansion *x, api_response *r) {
+    expand_job *j = &x->job;
+    memset(j, 0, sizeof *j);
+    int rc = resolve_refs(c->lex, q->seeds, q->nseeds, "seeds", x->seeds, &j->nseeds, r);
+    if (!rc) rc = resolve_refs(c->lex, q->accepted, q->naccepted, "accepted", x->accepted, &j->naccepted, r);
+    if (!rc) rc = resolve_refs(c->lex, q->negatives, q->nnegatives, "negative_seeds", x->negatives, &j->nnegatives, r);
+    if (rc) return rc;
+    char err[REQUEST_ERR + REQUEST_MAX_NAME];
+    for (int i = 0; i < j->nnegatives; i++)
+        if (contains(x->seeds, j->nseeds, x->negatives[i]) || contains(x->accepted, j->naccepted, x->negatives[i])) {
+            snprintf(err, sizeof err, "\"%.200s\" (eid %lld) is both a seed and a negative seed",
+                     lexicon_name(c->lex, x->negatives[i]), (long long)lexicon_eid(c->lex, x->negatives[i]));
+            api_error(r, 422, err);
+            return 422;
+        }
+    if (j->nseeds + j->naccepted < 2) {
+        api_error(r, 422, "seeds: at least two distinct entities are needed (seeds and accepted together)");
+        return 422;
+    }
+    j->seeds = x->seeds;
+    j->accepted = x->accepted;
+    j->negatives = x->negatives;
+    j->size = q->size;
+    j->variant = q->variant;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = c->expander.run(c->expander.state, j, &x->res, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    x->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (rc) api_error(r, rc, err);
+    return rc;
+}
+
+/* A figure: an integer when it is one (orders, ranks), else a real; null when not finite. */
+static json_t *figure_json(double v) {
+    if (!isfinite(v)) return json_null();
+    return v == (double)(int64_t)v && v > -1e15 && v < 1e15 ? json_integer((json_int_t)v) : json_real(v);
+}
+
+static json_t *brief_list(const lexicon *x, const int64_t *rows, int n) {
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, entity_brief(x, rows[i]));
+    return a;
+}
+
+static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
+    const serve_expander *ex = &c->expander;
+    json_t *root = json_object(), *list = json_array(), *figs = json_array();
+    json_object_set_new(root, "variant", json_string(variant_names[x->job.variant]));
+    json_object_set_new(root, "size", json_integer(x->job.size));
+    json_object_set_new(root, "seeds", brief_list(c->lex, x->job.seeds, x->job.nseeds));
+    json_object_set_new(root, "accepted", brief_list(c->lex, x->job.accepted, x->job.naccepted));
+    json_object_set_new(root, "negative_seeds", brief_list(c->lex, x->job.negatives, x->job.nnegatives));
+    for (int k = 0; k < ex->nfigures; k++) json_array_append_new(figs, json_string(ex->figure_names[k]));
+    json_object_set_new(root, "figures", figs);
+    for (int i = 0; i < x->res.n; i++) {
+        json_t *e = entity_brief(c->lex, x->res.rows[i]);
+        json_object_set_new(e, "rank", json_integer(i + 1));
+        json_object_set_new(e, "mentions", json_integer(lexicon_mentions(c->lex, x->res.rows[i])));
+        json_object_set_new(e, "score", figure_json(x->res.score[i]));
+        for (int k = 0; k < ex->nfigures; k++)
+            json_object_set_new(e, ex->figure_names[k], figure_json(x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]));
+        json_array_append_new(list, e);
+    }
+    json_object_set_new(root, "entities", list);
+    json_object_set_new(root, "elapsed_ms", json_real(x->ms));
+    return root;
+}
+
+/* ---- POST /api/expand ---- */
+
+void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *r) {
+    char err[REQUEST_ERR];
+    expand_request q;
+    int rc = expand_request_from_json(body, len, &q, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    expansion *x = xcalloc(1, sizeof *x);
+    if (!run_expansion(c, &q, x, r)) respond_json(r, 200, expansion_json(c, x));
+    expand_result_free(&x->res);
+    free(x);
+    expand_request_free(&q);
+}
+
+/* ---- GET /api/export ---- */
+
+/* A name as one TSV field: tabs and line breaks become spaces. */
+static void tsv_name(FILE *f, const char *s) {
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, const char *status, int nfigures) {
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "\t%lld\t", (long long)lexicon_eid(lex, rows[i]));
+        tsv_name(f, lexicon_name(lex, rows[i]));
+        fprintf(f, "\t%s\t", status);
+        for (int k = 0; k < nfigures; k++) fputc('\t', f);
+        fputc('\n', f);
+    }
+}
+
+static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) {
+    const serve_expander *ex = &c->expander;
+    size_t size = 0;
+    FILE *f = open_memstream(&r->body, &size);
+    if (!f) die_errno("open_memstream");
+    fprintf(f, "rank\teid\tname\tstatus\tscore");
+    for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%s", ex->figure_names[k]);
+    fputc('\n', f);
+    tsv_rows(f, c->lex, x->job.seeds, x->job.nseeds, "seed", ex->nfigures);
+    tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures);
+    tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures);
+    for (int i = 0; i < x->res.n; i++) {
+        fprintf(f, "%d\t%lld\t", i + 1, (long long)lexicon_eid(c->lex, x->res.rows[i]));
+        tsv_name(f, lexicon_name(c->lex, x->res.rows[i]));
+        fprintf(f, "\tcandidate\t%.6g", x->res.score[i]);
+        for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%.6g", x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]);
+        fputc('\n', f);
+    }
+    if (fclose(f)) die_errno("open_memstream");
+    r->status = 200;
+    r->len = size;
+    r->content_type = "text/tab-separated-values; charset=utf-8";
+}
+
+void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    char err[REQUEST_ERR];
+    expand_request q;
+    int rc = expand_request_from_params(p, n, &q, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    expansion *x = xcalloc(1, sizeof *x);
+    if (!run_expansion(c, &q, x, r)) {
+        if (q.format == EXPORT_JSON) {
+            respond_json(r, 200, expansion_json(c, x));
+            r->filename = "expansion.json";
+        } else {
+            export_tsv(c, x, r);
+            r->filename = "expansion.tsv";
+        }
+    }
+    expand_result_free(&x->res);
+    free(x);
+    expand_request_free(&q);
+}
+
+/* ---- GET /api/entity/{eid}/contexts ---- */
+
+void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {"limit", NULL};
+    char err[REQUEST_ERR];
+    int limit, rc = params_check(p, n, allowed, err, sizeof err);
+    if (!rc) rc = param_int(p, n, "limit", CONTEXTS_DEFAULT, 1, LEXICON_CONTEXTS, &limit, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t row = lexicon_row_of_eid(c->lex, eid);
+    if (row < 0) {
+        snprintf(err, sizeof err, "no entity with eid %lld in this run", (long long)eid);
+        api_error(r, 404, err);
+        return;
+    }
+    lexicon_context ctx[LEXICON_CONTEXTS];
+    int k = lexicon_contexts(c->lex, row, ctx, limit);
+    json_t *root = entity_full(c->lex, row), *list = json_array();
+    for (int i = 0; i < k; i++) {
+        json_t *o = json_object(), *tokens = json_array();
+        const char *t = ctx[i].tokens;
+        for (int w = 0; w < ctx[i].ntokens; w++, t += strlen(t) + 1) json_array_append_new(tokens, json_string(t));
+        json_object_set_new(o, "line", json_integer(ctx[i].line));
+        json_object_set_new(o, "tokens", tokens);
+        json_object_set_new(o, "start", json_integer(ctx[i].start));
+        json_object_set_new(o, "end", json_integer(ctx[i].end));
+        json_array_append_new(list, o);
+    }
+    json_object_set_new(root, "contexts", list);
+    respond_json(r, 200, root);
+}

@@ -1,0 +1,74 @@
+/* api: the JSON API of `probexpan serve` (docs/api.md) as plain functions from a parsed
+ * request to a response — no sockets here (common/serve/http.h carries them), so every
+ * handler can be tested and fuzzed directly.
+ *
+ *   GET  /api/entities?prefix=oh&limit=20      autocomplete (api_entities)
+ *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
+ *   GET  /api/entity/{eid}/contexts?limit=5    example sentences (api_contexts)
+ *   GET  /api/export?seed=..&format=tsv|json   the expansion as a file (api_export)
+ *
+ * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
+ * in a path, 422 names that resolve to no entity or to several (with suggestions), seeds
+ * that are also negative seeds, fewer than two seeds; the body is {"error": {"status": N,
+ * "message": "..."}} (plus "suggestions" for unknown or ambiguous names).
+ *
+ * The expansion itself is delegated to a serve_expander: the method for one seed set,
+ * whose state must be per call (handlers run on many threads at once). */
+#ifndef PROBEXPAN_SERVE_API_H
+#define PROBEXPAN_SERVE_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serve/lexicon.h"
+#include "serve/request.h"
+
+/* One seed set for the expander, as rows of the lexicon (= rows of the samples). */
+typedef struct {
+    const int64_t *seeds, *accepted, *negatives;
+    int nseeds, naccepted, nnegatives;
+    int size;
+    expand_variant variant;
+} expand_job;
+
+/* The ranked list: rows[i] with its score (what the list is sorted by) and nfigures more
+ * figures of the method in figures[i * nfigures + k] (names: the expander's figure_names). */
+typedef struct {
+    int n;
+    int64_t *rows;
+    double *score;
+    double *figures;
+} expand_result;
+void expand_result_free(expand_result *r);
+
+typedef struct {
+    void *state;
+    int nfigures;
+    const char *const *figure_names;
+    /* Fills *out (malloc'd arrays); returns 0, or an HTTP status with err (e.g. 422 for a seed
+     * set the method cannot use, 503 for a variant this run cannot serve). Thread-safe. */
+    int (*run)(void *state, const expand_job *job, expand_result *out, char *err, size_t errlen);
+} serve_expander;
+
+typedef struct {
+    const lexicon *lex;
+    serve_expander expander;
+} serve_ctx;
+
+typedef struct {
+    int status;
+    char *body;               /* malloc'd */
+    size_t len;
+    const char *content_type;
+    const char *filename;     /* non-NULL: sent as an attachment under this name */
+} api_response;
+
+/* {"error": {...}} with the given status. */
+void api_error(api_response *r, int status, const char *message);
+
+void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *r);
+void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);
+void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r);
+
+#endif

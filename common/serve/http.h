@@ -1,0 +1,33 @@
+/* http: the socket side of `probexpan serve` on libmicrohttpd — one thread per connection,
+ * routes (common/serve/request.h) to the API handlers (common/serve/api.h) or to the web
+ * page's files, which are read once at start-up from a fixed list (no request names a path).
+ *
+ * Limits and safety: POST bodies over REQUEST_MAX_BODY bytes get 413; at most
+ * HTTP_MAX_CONNECTIONS connections, idle ones closed after HTTP_IDLE_SECONDS; POST needs
+ * Content-Type application/json (a cross-site HTML form cannot send that) and an Origin
+ * header, when present, must be this server's; when bound to a loopback address the Host
+ * header must name loopback too (no DNS rebinding). Every response carries a restrictive
+ * Content-Security-Policy, nosniff, no-referrer and frame-ancestors 'none'; no CORS header
+ * is ever sent. SIGINT/SIGTERM stop accepting, let the requests in flight finish (up to
+ * HTTP_DRAIN_SECONDS), then return. */
+#ifndef PROBEXPAN_SERVE_HTTP_H
+#define PROBEXPAN_SERVE_HTTP_H
+
+#include "serve/api.h"
+
+#define HTTP_MAX_CONNECTIONS 128
+#define HTTP_IDLE_SECONDS 30
+#define HTTP_DRAIN_SECONDS 60
+
+typedef struct {
+    const char *bind;    /* IPv4 or IPv6 address */
+    int port;            /* 0 = any free port */
+    const char *web_dir; /* folder with the files of request.h's static_files */
+} http_options;
+
+/* Serves until SIGINT or SIGTERM; prints "listening on http://ADDR:PORT/" on stdout once
+ * ready. Dies (exit 1) when the address cannot be bound or a web file cannot be read;
+ * returns 0 after a clean shutdown. */
+int http_serve(const serve_ctx *ctx, const http_options *o);
+
+#endif

@@ -1,0 +1,86 @@
+/* serve: an HTTP server for steering an expansion — the JSON API of docs/api.md and the web
+ * page of web/ — over one run folder. Loads the run once (entities, aliases, mention counts
+ * and example sentences from its samples and the dataset, the expansion's models), then
+ * answers many queries until SIGINT/SIGTERM. Loopback only unless --bind says otherwise. */
+#include <libgen.h>
+#include <limits.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "format/artifact.h"
+#include "serve/api.h"
+#include "serve/dists_expander.h"
+#include "serve/http.h"
+#include "serve/lexicon.h"
+
+/* The dataset the run's corpus was tokenized from (its `dataset` param). */
+static char *dataset_of_run(const char *run_dir) {
+    char *corpus = xasprintf("%s/corpus.mp", run_dir);
+    if (access(corpus, R_OK) != 0) die_input(corpus, NULL, "missing: is %s a run folder? (give --data otherwise)", run_dir);
+    artifact_reader *r = artifact_open(corpus, "corpus", 1);
+    char *dataset = mp_get_str(r, &artifact_hdr(r)->params, "dataset");
+    artifact_close(r);
+    free(corpus);
+    return dataset;
+}
+
+/* The web page's folder: web/ of the build tree (bin/serve -> ../web), else
+ * PREFIX/share/probexpan/web beside an installed PREFIX/bin/probexpan-serve. */
+static char *find_web_dir(void) {
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0) die_errno("cannot find my own location");
+    self[n] = 0;
+    char *dir = dirname(self);
+    const char *candidates[] = {"../web", "../share/probexpan/web"};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        char *web = xasprintf("%s/%s", dir, candidates[i]), *index = xasprintf("%s/index.html", web);
+        int ok = access(index, R_OK) == 0;
+        free(index);
+        if (ok) return web;
+        free(web);
+    }
+    die("cannot find the web page (web/index.html beside bin/, or share/probexpan/web): give --web DIR");
+}
+
+int main(int argc, char **argv) {
+    const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
+    int port = 8080;
+    const cli_option opts[] = {
+        {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline (samples.mp, corpus.mp, the dists of the variants)", 0, 0},
+        {"data", OPT_STRING, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
+        {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
+        {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
+        {"web", OPT_STRING, &web, "DIR", "folder of the web page's files (default: found beside the program)", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    const cli_spec spec = {"serve", "serve the JSON API and the web page for steering expansions of one run",
+                           "--run DIR [--bind ADDR] [--port N] [options]",
+                           "serve --run runs/example --port 8080   # then open http://127.0.0.1:8080/",
+                           "expand, docs/api.md", opts};
+    int first = cli_parse(&spec, argc, argv);
+    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+    if (!run) die_usage("--run is required");
+    json_object_seed(0); /* before any thread builds a JSON object */
+
+    char *web_dir = web ? xstrdup(web) : find_web_dir();
+    char *dataset = data ? xstrdup(data) : dataset_of_run(run);
+    char *samples = xasprintf("%s/samples.mp", run);
+    log_info("loading %s and the sentences of %s", samples, dataset);
+    lexicon *lex = lexicon_load(samples, dataset);
+    serve_ctx ctx = {lex, dists_expander_open(run, lex)};
+    http_options o = {bind, port, web_dir};
+    int rc = http_serve(&ctx, &o);
+    dists_expander_close(&ctx.expander);
+    lexicon_free(lex);
+    free(samples);
+    free(dataset);
+    free(web_dir);
+    return rc;
+}

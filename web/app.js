@@ -1,0 +1,339 @@
+// The page of `probexpan serve`: seed chips with autocomplete, the ranked list, accept /
+// reject per row (re-runs at once), undo, variant and size, sentences of an entity, export.
+// Plain DOM, no framework; all text goes through textContent (never innerHTML).
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const state = { seeds: [], accepted: [], negatives: [], variant: 'full', size: 50 };
+const history = [];
+let result = null;        // last /api/expand answer
+let selected = -1;        // index of the selected row in result.entities
+let inflight = null;      // AbortController of the running expansion
+let started = 0;
+
+// ---- helpers ----
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+const ref = (e) => ({ eid: e.eid, name: e.name });
+const key = (e) => e.eid;
+function allChosen() { return [...state.seeds, ...state.accepted, ...state.negatives]; }
+function snapshot() {
+  return JSON.stringify({ seeds: state.seeds, accepted: state.accepted, negatives: state.negatives,
+                          variant: state.variant, size: state.size });
+}
+
+function change(fn) {          // every user change: remember the state for undo, then re-run
+  history.push(snapshot());
+  fn();
+  $('undo').disabled = false;
+  render();
+  run();
+}
+function undo() {
+  if (!history.length) return;
+  Object.assign(state, JSON.parse(history.pop()));
+  $('undo').disabled = history.length === 0;
+  document.querySelector(`input[name=variant][value="${state.variant}"]`).checked = true;
+  $('size').value = String(state.size);
+  render();
+  run();
+}
+
+// ---- chips ----
+function renderChips() {
+  const ul = $('chip-list');
+  ul.textContent = '';
+  const add = (list, kind, label) => list.forEach((e) => {
+    const li = el('li', `chip ${kind}`);
+    li.append(el('span', 'chip-kind', label), el('span', 'chip-name', e.name));
+    const x = el('button', 'chip-x', '×');
+    x.type = 'button';
+    x.title = `remove ${e.name}`;
+    x.setAttribute('aria-label', `remove ${e.name}`);
+    x.addEventListener('click', () => change(() => {
+      ['seeds', 'accepted', 'negatives'].forEach((k) => { state[k] = state[k].filter((o) => o.eid !== e.eid); });
+    }));
+    li.append(x);
+    ul.append(li);
+  });
+  add(state.seeds, 'seed', 'seed');
+  add(state.accepted, 'accepted', '✓');
+  add(state.negatives, 'negative', '✗');
+}
+
+function renderCounts(extra) {
+  const n = state.seeds.length + state.accepted.length;
+  let text = `${state.seeds.length} seeds · ${state.accepted.length} accepted · ${state.negatives.length} rejected`;
+  if (result && n >= 2) text += ` · ${result.entities.length} results (${state.variant}, ${result.elapsed_ms.toFixed(0)} ms)`;
+  if (n < 2) text += ' — add at least two seeds';
+  if (extra) text += ` · ${extra}`;
+  $('counts').textContent = text;
+}
+
+// ---- autocomplete ----
+let suggestTimer = 0, suggestSeq = 0, suggestions = [], active = -1;
+function closeSuggestions() {
+  $('suggestions').hidden = true;
+  $('seed-input').setAttribute('aria-expanded', 'false');
+  $('seed-input').removeAttribute('aria-activedescendant');
+  active = -1;
+}
+function showSuggestions(list) {
+  const ul = $('suggestions');
+  const chosen = new Set(allChosen().map(key));
+  suggestions = list.filter((e) => !chosen.has(e.eid));
+  ul.textContent = '';
+  suggestions.forEach((e, i) => {
+    const li = el('li', 'suggestion');
+    li.id = `sug-${i}`;
+    li.setAttribute('role', 'option');
+    li.append(el('span', 's-name', e.name));
+    if (e.aliases.length) li.append(el('span', 's-alias', e.aliases.slice(0, 2).join(', ')));
+    li.append(el('span', 's-count', `${e.mentions}`));
+    li.addEventListener('mousedown', (ev) => { ev.preventDefault(); pick(i); });
+    ul.append(li);
+  });
+  active = suggestions.length ? 0 : -1;
+  markActive();
+  ul.hidden = suggestions.length === 0;
+  $('seed-input').setAttribute('aria-expanded', String(!ul.hidden));
+}
+function markActive() {
+  [...$('suggestions').children].forEach((li, i) => li.setAttribute('aria-selected', String(i === active)));
+  if (active >= 0) $('seed-input').setAttribute('aria-activedescendant', `sug-${active}`);
+}
+async function suggest() {
+  const q = $('seed-input').value.trim();
+  const seq = ++suggestSeq;
+  if (!q) { closeSuggestions(); return; }
+  try {
+    const r = await fetch(`/api/entities?limit=8&prefix=${encodeURIComponent(q)}`);
+    const j = await r.json();
+    if (seq === suggestSeq && r.ok) showSuggestions(j.entities);
+  } catch (e) { /* a newer keystroke or a network hiccup: the next one retries */ }
+}
+function pick(i) {
+  const e = suggestions[i];
+  if (!e) return;
+  $('seed-input').value = '';
+  closeSuggestions();
+  change(() => { state.seeds.push(ref(e)); });
+}
+function onSeedKey(ev) {
+  const open = !$('suggestions').hidden;
+  if (ev.key === 'ArrowDown' && open) { active = Math.min(active + 1, suggestions.length - 1); markActive(); ev.preventDefault(); }
+  else if (ev.key === 'ArrowUp' && open) { active = Math.max(active - 1, 0); markActive(); ev.preventDefault(); }
+  else if (ev.key === 'Enter') {
+    ev.preventDefault();
+    if (open && active >= 0) pick(active);
+  } else if (ev.key === 'Escape') closeSuggestions();
+  else if (ev.key === 'Backspace' && !$('seed-input').value) {
+    const last = state.negatives.length ? 'negatives' : state.accepted.length ? 'accepted' : 'seeds';
+    if (state[last].length) change(() => { state[last].pop(); });
+  } else if (ev.key === 'ArrowDown' && result && result.entities.length) { $('list').focus(); select(0); ev.preventDefault(); }
+}
+
+// ---- expansion ----
+function busy(on) {
+  $('progress').hidden = !on;
+  $('list').setAttribute('aria-busy', String(on));
+  document.body.classList.toggle('busy', on);
+}
+function exportHref(format) {
+  const p = new URLSearchParams();
+  state.seeds.forEach((e) => p.append('seed', e.eid));
+  state.accepted.forEach((e) => p.append('accepted', e.eid));
+  state.negatives.forEach((e) => p.append('negative', e.eid));
+  p.set('size', state.size);
+  p.set('variant', state.variant);
+  p.set('format', format);
+  return `/api/export?${p}`;
+}
+function setDownloads(ok) {
+  for (const [id, f] of [['dl-tsv', 'tsv'], ['dl-json', 'json']]) {
+    const a = $(id);
+    if (ok) { a.href = exportHref(f); a.classList.remove('disabled'); a.removeAttribute('aria-disabled'); }
+    else { a.removeAttribute('href'); a.classList.add('disabled'); a.setAttribute('aria-disabled', 'true'); }
+  }
+}
+function showError(msg) {
+  $('error').hidden = !msg;
+  $('error').textContent = msg || '';
+}
+
+async function run() {
+  if (inflight) inflight.abort();
+  if (state.seeds.length + state.accepted.length < 2) {
+    result = null;
+    renderList();
+    setDownloads(false);
+    renderCounts();
+    return;
+  }
+  const ctl = new AbortController();
+  inflight = ctl;
+  started = performance.now();
+  busy(true);
+  renderCounts('expanding…');
+  try {
+    const r = await fetch('/api/expand', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, signal: ctl.signal,
+      body: JSON.stringify({ seeds: state.seeds.map(key), accepted: state.accepted.map(key),
+                             negative_seeds: state.negatives.map(key), size: state.size, variant: state.variant }),
+    });
+    const j = await r.json();
+    if (inflight !== ctl) return;
+    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
+    showError('');
+    result = j;
+    selected = Math.min(selected, j.entities.length - 1);
+    renderList();
+    setDownloads(true);
+  } catch (e) {
+    if (e.name === 'AbortError') return;
+    showError(e.message);
+  } finally {
+    if (inflight === ctl) { inflight = null; busy(false); renderCounts(); }
+  }
+}
+
+// ---- the ranked list (one fragment per result; rows are cheap, no per-row listeners) ----
+const figFormat = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v));
+function renderList() {
+  const t0 = performance.now();
+  const ol = $('list');
+  ol.textContent = '';
+  if (!result) return;
+  const max = result.entities.reduce((m, e) => Math.max(m, e.score || 0), 0) || 1;
+  const frag = document.createDocumentFragment();
+  result.entities.forEach((e, i) => {
+    const li = el('li', 'row');
+    li.id = `row-${i}`;
+    li.dataset.index = i;
+    li.setAttribute('role', 'option');
+    const acc = el('button', 'act acc', '✓');
+    const rej = el('button', 'act rej', '✗');
+    acc.type = rej.type = 'button';
+    acc.tabIndex = rej.tabIndex = -1;
+    acc.title = `accept ${e.name} (a)`;
+    rej.title = `reject ${e.name} (r)`;
+    acc.dataset.action = 'accept';
+    rej.dataset.action = 'reject';
+    const acts = el('span', 'c-act');
+    acts.append(acc, rej);
+    const bar = el('span', 'bar');
+    bar.style.width = `${Math.max(2, (100 * (e.score || 0)) / max).toFixed(1)}%`;
+    const score = el('span', 'c-score');
+    score.append(bar, el('span', 'num', figFormat(e.score)));
+    const figs = el('span', 'c-fig', result.figures.map((f) => `${f.replace('_', ' ')} ${figFormat(e[f])}`).join(' · '));
+    figs.title = figs.textContent;
+    li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
+              el('span', 'c-ment', String(e.mentions)));
+    if (i === selected) li.classList.add('selected');
+    frag.append(li);
+  });
+  ol.append(frag);
+  document.body.dataset.renderMs = (performance.now() - t0).toFixed(1); // read by the browser test
+}
+
+function select(i, scroll = true) {
+  if (!result || !result.entities.length) return;
+  i = Math.max(0, Math.min(i, result.entities.length - 1));
+  const old = $(`row-${selected}`);
+  if (old) old.classList.remove('selected');
+  selected = i;
+  const li = $(`row-${i}`);
+  li.classList.add('selected');
+  $('list').setAttribute('aria-activedescendant', li.id);
+  if (scroll) li.scrollIntoView({ block: 'nearest' });
+}
+
+function decide(i, action) {
+  const e = result && result.entities[i];
+  if (!e) return;
+  change(() => { (action === 'accept' ? state.accepted : state.negatives).push(ref(e)); });
+}
+
+function onListClick(ev) {
+  const li = ev.target.closest('li.row');
+  if (!li) return;
+  const i = Number(li.dataset.index);
+  const b = ev.target.closest('button[data-action]');
+  if (b) { decide(i, b.dataset.action); return; }
+  select(i, false);
+  showContexts(result.entities[i]);
+}
+function onListKey(ev) {
+  if (!result || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const k = ev.key;
+  if (k === 'ArrowDown' || k === 'j') select(selected + 1);
+  else if (k === 'ArrowUp' || k === 'k') select(selected - 1);
+  else if (k === 'Home') select(0);
+  else if (k === 'End') select(result.entities.length - 1);
+  else if (k === 'PageDown') select(selected + 15);
+  else if (k === 'PageUp') select(selected - 15);
+  else if (k === 'a' || k === 'r' || k === 'x') decide(selected, k === 'a' ? 'accept' : 'reject');
+  else if (k === 'Enter' && selected >= 0) showContexts(result.entities[selected]);
+  else return;
+  ev.preventDefault();
+}
+
+// ---- sentences of an entity ----
+let contextSeq = 0;
+async function showContexts(e) {
+  const seq = ++contextSeq;
+  const box = $('detail');
+  box.textContent = '';
+  box.append(el('h2', null, e.name), el('p', 'muted', 'loading sentences…'));
+  try {
+    const r = await fetch(`/api/entity/${e.eid}/contexts?limit=8`);
+    const j = await r.json();
+    if (seq !== contextSeq) return;
+    if (!r.ok) throw new Error(j.error.message);
+    box.textContent = '';
+    box.append(el('h2', null, j.name));
+    const meta = `eid ${j.eid} · ${j.mentions} mentions` + (j.aliases.length ? ` · also: ${j.aliases.join(', ')}` : '');
+    box.append(el('p', 'muted', meta));
+    const ul = el('ul', 'contexts');
+    j.contexts.forEach((c) => {
+      const li = el('li');
+      c.tokens.forEach((t, w) => {
+        if (w > 0) li.append(' ');
+        li.append(w >= c.start && w <= c.end ? el('mark', null, t) : document.createTextNode(t));
+      });
+      ul.append(li);
+    });
+    box.append(ul);
+    if (!j.contexts.length) box.append(el('p', 'muted', 'No sentence kept for this entity.'));
+  } catch (err) {
+    if (seq === contextSeq) { box.textContent = ''; box.append(el('p', 'error', err.message)); }
+  }
+}
+
+// ---- wiring ----
+function render() { renderChips(); renderCounts(); }
+document.addEventListener('DOMContentLoaded', () => {
+  const input = $('seed-input');
+  input.addEventListener('input', () => { clearTimeout(suggestTimer); suggestTimer = setTimeout(suggest, 80); });
+  input.addEventListener('keydown', onSeedKey);
+  input.addEventListener('blur', () => setTimeout(closeSuggestions, 100));
+  $('list').addEventListener('click', onListClick);
+  $('list').addEventListener('keydown', onListKey);
+  $('undo').addEventListener('click', undo);
+  document.querySelectorAll('input[name=variant]').forEach((r) =>
+    r.addEventListener('change', () => change(() => { state.variant = r.value; })));
+  $('size').addEventListener('change', () => change(() => { state.size = Number($('size').value); }));
+  document.addEventListener('keydown', (ev) => {
+    const typing = ev.target === input;
+    if (ev.key === '/' && !typing) { input.focus(); ev.preventDefault(); }
+    else if ((ev.key === 'z' && (ev.ctrlKey || ev.metaKey)) || (ev.key === 'u' && !typing && !ev.ctrlKey)) {
+      if (!typing || !input.value) { undo(); ev.preventDefault(); }
+    }
+  });
+  render();
+  input.focus();
+});
