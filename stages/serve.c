@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
     int first = cli_parse(&spec, argc, argv);
     if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
     if (!run) die_usage("--run is required");
+    if (!http_address_ok(bind)) die_usage("--bind: expected an IPv4 or IPv6 address, found '%s'", bind);
     json_object_seed(0); /* before any thread builds a JSON object */
 
     char *web_dir = web ? xstrdup(web) : find_web_dir();

@@ -336,4 +336,25 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   render();
   input.focus();
+  loadInfo();
 });
+
+// What this run can serve: the variants present (others are disabled) and the default one.
+async function loadInfo() {
+  try {
+    const r = await fetch('/api/info');
+    const info = await r.json();
+    if (!r.ok) throw new Error(info.error.message);
+    document.querySelectorAll('input[name=variant]').forEach((radio) => {
+      const ok = info.variants.includes(radio.value);
+      radio.disabled = !ok;
+      radio.parentElement.classList.toggle('unavailable', !ok);
+      if (!ok) radio.parentElement.title = 'not available in this run folder';
+    });
+    state.variant = info.default_variant;
+    document.querySelector(`input[name=variant][value="${state.variant}"]`).checked = true;
+    $('run-info').textContent = `${info.entities.toLocaleString()} entities`;
+  } catch (e) {
+    showError(`cannot reach the server: ${e.message}`);
+  }
+}

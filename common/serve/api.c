@@ -67,6 +67,25 @@ static json_t *entity_full(const lexicon *x, int64_t row) {
     return o;
 }
 
+/* ---- GET /api/info ---- */
+
+void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {NULL};
+    char err[REQUEST_ERR];
+    int rc = params_check(p, n, allowed, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    json_t *root = json_object(), *variants = json_array(), *figs = json_array();
+    for (int v = 0; v < VARIANT_COUNT; v++)
+        if (c->expander.available[v]) json_array_append_new(variants, json_string(variant_names[v]));
+    for (int k = 0; k < c->expander.nfigures; k++) json_array_append_new(figs, json_string(c->expander.figure_names[k]));
+    json_object_set_new(root, "entities", json_integer(lexicon_entities(c->lex)));
+    json_object_set_new(root, "variants", variants);
+    json_object_set_new(root, "default_variant", json_string(variant_names[c->expander.default_variant]));
+    json_object_set_new(root, "figures", figs);
+    json_object_set_new(root, "max_size", json_integer(REQUEST_MAX_SIZE));
+    respond_json(r, 200, root);
+}
+
 /* ---- GET /api/entities ---- */
 
 void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r) {

@@ -2,6 +2,7 @@
  * request to a response — no sockets here (common/serve/http.h carries them), so every
  * handler can be tested and fuzzed directly.
  *
+ *   GET  /api/info                             entities, variants (api_info)
  *   GET  /api/entities?prefix=oh&limit=20      autocomplete (api_entities)
  *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
  *   GET  /api/entity/{eid}/contexts?limit=5    example sentences (api_contexts)
@@ -43,6 +44,8 @@ void expand_result_free(expand_result *r);
 
 typedef struct {
     void *state;
+    int available[VARIANT_COUNT]; /* 1 = the variant can be served */
+    expand_variant default_variant;
     int nfigures;
     const char *const *figure_names;
     /* Fills *out (malloc'd arrays); returns 0, or an HTTP status with err (e.g. 422 for a seed
@@ -66,6 +69,7 @@ typedef struct {
 /* {"error": {...}} with the given status. */
 void api_error(api_response *r, int status, const char *message);
 
+void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *r);
 void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);

@@ -84,7 +84,10 @@ serve_expander dists_expander_open(const char *run_dir, const lexicon *lex) {
         free(path);
     }
     if (!any) die_input(run_dir, NULL, "no dists of any variant (dists-mlm-1.mp, ensemble-cl.mp, ...): run the pipeline first");
-    return (serve_expander){s, NFIGURES, figure_names, run};
+    serve_expander e = {s, {0}, VARIANT_FULL, NFIGURES, figure_names, run};
+    for (int v = 0; v < VARIANT_COUNT; v++) e.available[v] = s->have[v];
+    while (!e.available[e.default_variant]) e.default_variant++; /* full, else the next one present */
+    return e;
 }
 
 void dists_expander_close(serve_expander *e) {

@@ -170,6 +170,7 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     param_list *pl = xcalloc(1, sizeof *pl);
     MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND, collect_param, pl);
     if (pl->bad) api_error(&r, 400, "query string: a NUL byte, or more than 512 parameters");
+    else if (st->rt.kind == ROUTE_INFO) api_info(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_ENTITIES) api_entities(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_CONTEXTS) api_contexts(s->ctx, st->rt.eid, pl->p, pl->n, &r);
     else api_export(s->ctx, pl->p, pl->n, &r);
@@ -234,6 +235,11 @@ static void on_mhd_error(void *cls, const char *fmt, va_list ap) {
     log_warn("http: %s", msg);
 }
 
+int http_address_ok(const char *bind) {
+    unsigned char buf[sizeof(struct in6_addr)];
+    return inet_pton(AF_INET, bind, buf) == 1 || inet_pton(AF_INET6, bind, buf) == 1;
+}
+
 int http_serve(const serve_ctx *ctx, const http_options *o) {
     server s = {.ctx = ctx};
     atomic_init(&s.in_flight, 0);
@@ -243,19 +249,19 @@ int http_serve(const serve_ctx *ctx, const http_options *o) {
     struct sockaddr_in6 v6 = {0};
     struct sockaddr *addr;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (!http_address_ok(o->bind)) die_usage("--bind: expected an IPv4 or IPv6 address, found '%s'", o->bind);
     if (inet_pton(AF_INET, o->bind, &v4.sin_addr) == 1) {
         v4.sin_family = AF_INET;
         v4.sin_port = htons((uint16_t)o->port);
         addr = (struct sockaddr *)&v4;
         s.loopback = (ntohl(v4.sin_addr.s_addr) >> 24) == 127;
-    } else if (inet_pton(AF_INET6, o->bind, &v6.sin6_addr) == 1) {
+    } else {
+        inet_pton(AF_INET6, o->bind, &v6.sin6_addr);
         v6.sin6_family = AF_INET6;
         v6.sin6_port = htons((uint16_t)o->port);
         addr = (struct sockaddr *)&v6;
         flags |= MHD_USE_IPv6;
         s.loopback = IN6_IS_ADDR_LOOPBACK(&v6.sin6_addr);
-    } else {
-        die_usage("--bind: expected an IPv4 or IPv6 address, found '%s'", o->bind);
     }
 
     /* SIGINT/SIGTERM are taken by sigwait below; MHD's threads inherit the blocked mask */

@@ -25,6 +25,8 @@ typedef struct {
     const char *web_dir; /* folder with the files of request.h's static_files */
 } http_options;
 
+/* 1 when `bind` is an IPv4 or IPv6 address http_serve can listen on. */
+int http_address_ok(const char *bind);
 /* Serves until SIGINT or SIGTERM; prints "listening on http://ADDR:PORT/" on stdout once
  * ready. Dies (exit 1) when the address cannot be bound or a web file cannot be read;
  * returns 0 after a clean shutdown. */

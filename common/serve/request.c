@@ -68,7 +68,9 @@ int route_match(const char *method, const char *path, route *r, char *err, size_
     const char *want = "GET";
     static const char entity_prefix[] = "/api/entity/", contexts_suffix[] = "/contexts";
     size_t n = strlen(path), lp = sizeof entity_prefix - 1, ls = sizeof contexts_suffix - 1;
-    if (!strcmp(path, "/api/entities")) {
+    if (!strcmp(path, "/api/info")) {
+        r->kind = ROUTE_INFO;
+    } else if (!strcmp(path, "/api/entities")) {
         r->kind = ROUTE_ENTITIES;
     } else if (!strcmp(path, "/api/expand")) {
         r->kind = ROUTE_EXPAND;
@@ -84,7 +86,7 @@ int route_match(const char *method, const char *path, route *r, char *err, size_
         while (i < static_file_count && strcmp(path, static_files[i].url)) i++;
         if (i == static_file_count) {
             char b[80];
-            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: entities, expand, entity/{eid}/contexts, export)",
+            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, expand, entity/{eid}/contexts, export)",
                         is_valid_utf8(path, strlen(path)) ? excerpt(path, b, sizeof b) : "(not UTF-8)");
         }
         r->kind = ROUTE_STATIC;

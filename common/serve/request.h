@@ -26,6 +26,7 @@
 
 typedef enum {
     ROUTE_STATIC,   /* a file of the web page (static_file) */
+    ROUTE_INFO,     /* GET /api/info */
     ROUTE_ENTITIES, /* GET /api/entities */
     ROUTE_EXPAND,   /* POST /api/expand */
     ROUTE_CONTEXTS, /* GET /api/entity/{eid}/contexts */

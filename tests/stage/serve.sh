@@ -1,0 +1,183 @@
+# serve.sh: `probexpan serve` over a small run of mini-ese, through curl — every route, the
+# refusals (malformed JSON, wrong types, unknown entities and routes, oversize bodies, wrong
+# content type, cross-origin and foreign Host), no path reaches outside the web page, many
+# requests at once, SIGTERM finishing a request in flight and exiting 0 — then the page in
+# headless chromium (tests/browser/serve-page.cjs) when chromium and node are installed.
+source "$(dirname "$0")/lib.sh"
+DATA=$SHARED/data/mini-ese.tar.gz
+expect_exit help 0 '' serve --help
+grep -q 'e.g.:' "$WORK/out" && pass help_example || fail help_example
+expect_exit no_run 2 'run is required' serve
+expect_exit bad_bind 2 'IPv4 or IPv6' serve --run "$WORK" --bind nowhere --data "$WORK"
+expect_exit not_a_run 3 'corpus.mp: missing' serve --run "$WORK/none"
+if ! need_shared || [ ! -f "$DATA" ]; then skip serve_api "no ../shared/data/mini-ese.tar.gz"; exit 0; fi
+
+RUN=$WORK/run
+if ! make --no-print-directory -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$DATA" RUN="$RUN" \
+    THREADS=1 K=2 TOPK=1 "$RUN/dists-mlm-1.mp" "$RUN/ensemble-mlm.mp" >"$WORK/pipe.log" 2>&1; then
+    fail run_built "$(tail -n 3 "$WORK/pipe.log")"; exit 0
+fi
+
+# start_server: serve in the background on a free port; sets PID and U (its URL).
+start_server() {
+    serve --run "$RUN" --port 0 >"$WORK/serve.out" 2>"$WORK/serve.err" &
+    PID=$!
+    for _ in $(seq 1 300); do
+        U=$(sed -n 's/^listening on //p' "$WORK/serve.out")
+        [ -n "$U" ] && return 0
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    return 1
+}
+trap 'kill -9 $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+if start_server; then pass starts; else fail starts "$(tail -n 3 "$WORK/serve.err")"; exit 0; fi
+case $U in http://127.0.0.1:*/) pass loopback_url ;; *) fail loopback_url "$U" ;; esac
+
+# req NAME EXPECTED_STATUS curl-args...: the body lands in $WORK/body, the headers in $WORK/hdr.
+req() {
+    local name=$1 want=$2; shift 2
+    local got
+    got=$(curl -s -m 20 -o "$WORK/body" -D "$WORK/hdr" -w '%{http_code}' "$@")
+    if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "HTTP $got, expected $want: $(head -c 200 "$WORK/body")"; fi
+}
+# err_says PATTERN: the last body is a JSON error whose message matches PATTERN.
+err_says() { jq -e --arg p "$1" '.error.message | test($p)' "$WORK/body" >/dev/null; }
+post() { curl -s -m 30 -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "$1" "${U}api/expand"; }
+# expect_post NAME STATUS BODY [MESSAGE-PATTERN]
+expect_post() {
+    local got; got=$(post "$3")
+    if [ "$got" != "$2" ]; then fail "$1" "HTTP $got, expected $2: $(head -c 200 "$WORK/body")"
+    elif [ -n "${4:-}" ] && ! err_says "$4"; then fail "$1" "message: $(head -c 200 "$WORK/body")"
+    else pass "$1"; fi
+}
+
+# ---- the page and its headers ----
+req page 200 "$U"
+grep -qi '^content-type: text/html' "$WORK/hdr" && grep -q 'id="seed-input"' "$WORK/body" && pass page_html || fail page_html
+grep -qi "^content-security-policy: default-src 'none'; script-src 'self'" "$WORK/hdr" && pass csp || fail csp "$(grep -i security "$WORK/hdr")"
+grep -qi '^access-control' "$WORK/hdr" && fail no_cors || pass no_cors
+grep -qi '^x-content-type-options: nosniff' "$WORK/hdr" && pass nosniff || fail nosniff
+req app_js 200 "${U}app.js"
+grep -qi '^content-type: text/javascript' "$WORK/hdr" && pass js_type || fail js_type
+for p in '../README.md' '../../etc/passwd' '%2e%2e/Makefile' 'web/index.html' 'index.html/../app.js' 'samples.mp' 'api/../../etc/passwd'; do
+    got=$(curl -s -m 10 --path-as-is -o "$WORK/body" -w '%{http_code}' "$U$p")
+    [ "$got" = 404 ] && err_says 'unknown route' || { fail no_path_escape "$p gave HTTP $got"; continue; }
+done
+pass no_path_escape
+
+# ---- what the run serves ----
+req info 200 "${U}api/info"
+jq -e '.entities > 1000 and .variants == ["nocl", "noclen"] and .default_variant == "nocl"' "$WORK/body" >/dev/null && pass info || fail info "$(head -c 300 "$WORK/body")"
+expect_post missing_variant 503 '{"seeds":["Ohio","Texas"],"variant":"full"}' 'ensemble-cl.mp'
+
+# ---- autocomplete ----
+req entities 200 "${U}api/entities?prefix=oh&limit=5"
+jq -e '.entities | map(.name) | index("Ohio") != null' "$WORK/body" >/dev/null && pass prefix_finds_ohio || fail prefix_finds_ohio "$(head -c 300 "$WORK/body")"
+jq -e '.entities | all(.mentions > 0 and (.name | ascii_downcase | test("(^| )oh")))' "$WORK/body" >/dev/null && pass prefix_all_match || fail prefix_all_match
+req entities_word 200 "${U}api/entities?prefix=york"
+jq -e '.entities | map(.name) | index("New York") != null' "$WORK/body" >/dev/null && pass word_prefix || fail word_prefix
+req entities_limit 200 "${U}api/entities?limit=3"
+jq -e '(.entities | length) == 3 and .entities[0].mentions >= .entities[2].mentions' "$WORK/body" >/dev/null && pass empty_prefix_most_mentioned || fail empty_prefix_most_mentioned
+req limit_zero 400 "${U}api/entities?prefix=a&limit=0"
+req limit_text 400 "${U}api/entities?limit=ten"
+req unknown_param 400 "${U}api/entities?prefx=a"
+err_says 'unknown parameter' && pass unknown_param_named || fail unknown_param_named
+req bad_utf8 400 "${U}api/entities?prefix=%ff%fe"
+
+# ---- expand ----
+expect_post expand 200 '{"seeds":["Ohio","Texas","Iowa"],"negative_seeds":["Utah"],"size":20,"variant":"noclen"}'
+cp "$WORK/body" "$WORK/expand1.json"
+jq -e '(.entities | length) == 20 and ([.entities[].rank] == [range(1; 21)]) and (.entities | all(.score != null))' "$WORK/body" >/dev/null &&
+    pass expand_ranked || fail expand_ranked "$(head -c 300 "$WORK/body")"
+jq -e '[.entities[].name] | (index("Ohio") == null and index("Texas") == null and index("Iowa") == null and index("Utah") == null)' "$WORK/body" >/dev/null &&
+    pass expand_excludes_seeds_and_negatives || fail expand_excludes_seeds_and_negatives
+jq -e '.seeds | map(.name) == ["Ohio","Texas","Iowa"]' "$WORK/body" >/dev/null && pass expand_echoes_seeds || fail expand_echoes_seeds
+first=$(jq -r '.entities[0].name' "$WORK/expand1.json")
+second=$(jq -r '.entities[1].eid' "$WORK/expand1.json")
+expect_post expand_accepted 200 "{\"seeds\":[\"Ohio\",\"Texas\",\"Iowa\"],\"accepted\":[$second],\"negative_seeds\":[\"Utah\",\"$first\"],\"size\":20,\"variant\":\"noclen\"}"
+jq -e --arg f "$first" --argjson s "$second" '[.entities[].eid] | index($s) == null' "$WORK/body" >/dev/null &&
+    jq -e --arg f "$first" '[.entities[].name] | index($f) == null' "$WORK/body" >/dev/null &&
+    pass accepted_and_rejected_leave_the_list || fail accepted_and_rejected_leave_the_list
+expect_post by_eid 200 '{"seeds":[32,5,116],"size":5,"variant":"noclen"}'
+expect_post malformed_json 400 '{"seeds":["Ohio",' 'malformed JSON'
+expect_post not_object 400 '["Ohio","Texas"]' 'expected a JSON object'
+expect_post seeds_not_array 400 '{"seeds":"Ohio,Texas"}' 'seeds: expected an array'
+expect_post seed_wrong_type 400 '{"seeds":["Ohio",true]}' 'seeds\[1\]'
+expect_post size_wrong 400 '{"seeds":["Ohio","Texas"],"size":0}' '^size'
+expect_post size_text 400 '{"seeds":["Ohio","Texas"],"size":"10"}' '^size'
+expect_post variant_wrong 400 '{"seeds":["Ohio","Texas"],"variant":"best"}' 'variant'
+expect_post unknown_key 400 '{"seeds":["Ohio","Texas"],"negatives":["Utah"]}' "unknown key 'negatives'"
+expect_post missing_seeds 400 '{"size":5}' 'seeds: missing'
+expect_post duplicate_key 400 '{"seeds":["Ohio"],"seeds":["Texas"]}' 'malformed JSON'
+expect_post unknown_entity 422 '{"seeds":["Ohoi","Texas"]}' 'unknown entity "Ohoi"'
+jq -e '.error.suggestions | map(.name) | index("Ohio") != null' "$WORK/body" >/dev/null && pass suggestions || fail suggestions "$(head -c 300 "$WORK/body")"
+expect_post unknown_eid 422 '{"seeds":[99999999,5]}' 'no entity with eid 99999999'
+expect_post seed_and_negative 422 '{"seeds":["Ohio","Texas"],"negative_seeds":["Texas"]}' 'both a seed and a negative'
+expect_post one_seed 422 '{"seeds":["Ohio","ohio"]}' 'at least two'
+head -c 70000 /dev/zero | tr '\0' ' ' >"$WORK/big.json"
+got=$(curl -s -m 20 -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$WORK/big.json" "${U}api/expand")
+[ "$got" = 413 ] && err_says 'larger than' && pass oversize_body || fail oversize_body "HTTP $got"
+got=$(curl -s -m 20 -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' -H 'Transfer-Encoding: chunked' --data-binary @"$WORK/big.json" "${U}api/expand")
+[ "$got" = 413 ] && pass oversize_chunked || fail oversize_chunked "HTTP $got"
+req wrong_content_type 415 -d '{"seeds":["Ohio","Texas"]}' "${U}api/expand"
+req get_expand 405 "${U}api/expand"
+req cross_origin 403 -H 'Origin: http://evil.example' -H 'Content-Type: application/json' -d '{"seeds":["Ohio","Texas"]}' "${U}api/expand"
+req foreign_host 403 -H 'Host: evil.example' "${U}api/entities?prefix=oh"
+req unknown_route 404 "${U}api/nothing"
+err_says "unknown route" && pass unknown_route_named || fail unknown_route_named
+
+# ---- contexts ----
+ohio=$(curl -s "${U}api/entities?prefix=ohio&limit=1" | jq '.entities[0].eid')
+req contexts 200 "${U}api/entity/$ohio/contexts?limit=3"
+jq -e '(.contexts | length) == 3 and (.contexts | all(.tokens[.start:.end + 1] | join(" ") == "Ohio"))' "$WORK/body" >/dev/null &&
+    pass contexts_mark_the_mention || fail contexts_mark_the_mention "$(head -c 300 "$WORK/body")"
+req contexts_unknown 404 "${U}api/entity/99999999/contexts"
+req contexts_not_a_number 404 "${U}api/entity/abc/contexts"
+req contexts_limit 400 "${U}api/entity/$ohio/contexts?limit=100000"
+
+# ---- export ----
+req export_tsv 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&negative=Utah&size=10&variant=noclen&format=tsv"
+grep -qi '^content-disposition: attachment; filename="expansion.tsv"' "$WORK/hdr" && pass export_attachment || fail export_attachment
+awk -F'\t' 'NR == 1 { ok = ($1 == "rank" && $2 == "eid" && $3 == "name" && $4 == "status" && $5 == "score") }
+    $4 == "seed" { s++ } $4 == "rejected" { r++ } $4 == "candidate" { c++; if ($1 != c) ok = 0 }
+    END { exit !(ok && s == 3 && r == 1 && c == 10) }' "$WORK/body" && pass export_tsv_rows || fail export_tsv_rows "$(head -n 3 "$WORK/body" | tr '\t\n' ' |')"
+req export_json 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&size=10&variant=noclen&format=json"
+jq -e '(.entities | length) == 10' "$WORK/body" >/dev/null && pass export_json_rows || fail export_json_rows
+req export_no_seeds 400 "${U}api/export?format=tsv"
+req export_bad_format 400 "${U}api/export?seed=Ohio&seed=Texas&format=csv"
+
+# ---- many at once, the server still standing ----
+pids=()
+for i in $(seq 1 24); do
+    if [ $((i % 2)) = 0 ]; then curl -s -m 30 -o /dev/null -w '%{http_code}\n' "${U}api/entities?prefix=a&limit=10"
+    else curl -s -m 30 -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' -d '{"seeds":["Ohio","Texas"],"size":30,"variant":"noclen"}' "${U}api/expand"; fi >"$WORK/code.$i" &
+    pids+=($!)
+done
+wait "${pids[@]}"
+cat "$WORK"/code.* >"$WORK/codes"
+[ "$(grep -c '^200$' "$WORK/codes")" = 24 ] && pass concurrent_requests || fail concurrent_requests "$(sort "$WORK/codes" | uniq -c | tr '\n' ' ')"
+kill -0 "$PID" && pass still_running || fail still_running
+
+# ---- the page in a real browser ----
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ] || ! command -v node >/dev/null; then
+    skip browser "chromium or node not installed (apt-get install chromium nodejs)"
+else
+    mkdir -p "$PROBEXPAN_ROOT/build"
+    node "$PROBEXPAN_ROOT/tests/browser/serve-page.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-page.png" "$CHROMIUM" >"$WORK/browser.out" 2>&1
+    cat "$WORK/browser.out" | grep -E '^(PASS|FAIL|SKIP): ' || fail browser "$(tail -n 3 "$WORK/browser.out")"
+    grep -vE '^(PASS|FAIL|SKIP): ' "$WORK/browser.out" | sed 's/^/    /' >&2
+fi
+
+# ---- SIGTERM: the request in flight completes, then exit 0 ----
+curl -s -m 60 -o "$WORK/slow.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d '{"seeds":["Ohio","Texas","Iowa"],"size":1000,"variant":"noclen"}' "${U}api/expand" >"$WORK/slow.code" &
+CURL=$!
+sleep 0.3
+kill -TERM "$PID"
+wait "$CURL"
+wait "$PID"; rc=$?
+[ "$rc" = 0 ] && pass sigterm_exit_0 || fail sigterm_exit_0 "exit $rc: $(tail -n 2 "$WORK/serve.err")"
+[ "$(cat "$WORK/slow.code")" = 200 ] && jq -e '.entities | length > 0' "$WORK/slow.json" >/dev/null && pass sigterm_finishes_in_flight ||
+    fail sigterm_finishes_in_flight "HTTP $(cat "$WORK/slow.code")"
