@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"serve", "serve the JSON API and the web page for steering expansions of one run",
                            "--run DIR [--bind ADDR] [--port N] [options]",
                            "serve --run runs/example --port 8080   # then open http://127.0.0.1:8080/",
-                           "expand, docs/api.md", opts};
+                           "expand, docs/api.md", opts, 0};
     int first = cli_parse(&spec, argc, argv);
     if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
     if (!run) die_usage("--run is required");

@@ -3,10 +3,11 @@
  * sentences with the mention marked.
  *
  * Built once at start-up from a run folder's samples artifact (the entities the method
- * can rank: row i <-> eid, name) and the dataset's sentences.json (one streaming pass:
- * every mention is counted; its surface form, when it differs from the entity's name, is
- * an alias; the first LEXICON_CONTEXTS sentences of each entity are kept). Entities of
- * the dataset without a row in the samples are ignored. Read-only afterwards, so every
+ * can rank: row i <-> eid, name) and the dataset: its aliases.txt when present
+ * (schemas/names.md: name or eid, then aliases), then its sentences.json in one streaming
+ * pass (every mention is counted; its surface form, when it differs from the entity's
+ * name, is an alias too; the first LEXICON_CONTEXTS sentences of each entity are kept).
+ * Entities of the dataset without a row in the samples are ignored. Read-only afterwards, so every
  * query function is safe to call from many threads at once.
  *
  * Names and aliases are compared in normalised form (common/dataset/entitynames.h:
