@@ -1,7 +1,8 @@
 /* serve: an HTTP server for steering an expansion — the JSON API of docs/api.md and the web
- * page of web/ — over one run folder. Loads the run once (entities, aliases, mention counts
- * and example sentences from its samples and the dataset, the expansion's models), then
- * answers many queries until SIGINT/SIGTERM. Loopback only unless --bind says otherwise. */
+ * page of web/ — over one run folder. Loads the run once (the corpus index and the query
+ * engine's phase-1 models; names, aliases, mention counts and example sentences from the
+ * dataset), then answers many queries, each with the whole method for its own seed set
+ * (common/engine/engine.h), until SIGINT/SIGTERM. Loopback only unless --bind says otherwise. */
 #include <libgen.h>
 #include <limits.h>
 #include <jansson.h>
@@ -15,7 +16,8 @@
 #include "base/log.h"
 #include "format/artifact.h"
 #include "serve/api.h"
-#include "serve/dists_expander.h"
+#include "engine/engine.h"
+#include "serve/engine_expander.h"
 #include "serve/http.h"
 #include "serve/lexicon.h"
 
@@ -53,7 +55,7 @@ int main(int argc, char **argv) {
     const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
     int port = 8080;
     const cli_option opts[] = {
-        {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline (samples.mp, corpus.mp, the dists of the variants)", 0, 0},
+        {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index) and corpus.mp", 0, 0},
         {"data", OPT_STRING, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
         {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
         {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
@@ -64,23 +66,25 @@ int main(int argc, char **argv) {
                            "--run DIR [--bind ADDR] [--port N] [options]",
                            "serve --run runs/example --port 8080   # then open http://127.0.0.1:8080/",
                            "expand, docs/api.md", opts, 0};
-    int first = cli_parse(&spec, argc, argv);
-    if (first != argc) die_usage("unexpected argument '%s' (try --help)", argv[first]);
+    cli_parse(&spec, argc, argv);
     if (!run) die_usage("--run is required");
     if (!http_address_ok(bind)) die_usage("--bind: expected an IPv4 or IPv6 address, found '%s'", bind);
     json_object_seed(0); /* before any thread builds a JSON object */
 
     char *web_dir = web ? xstrdup(web) : find_web_dir();
     char *dataset = data ? xstrdup(data) : dataset_of_run(run);
-    char *samples = xasprintf("%s/samples.mp", run);
-    log_info("loading %s and the sentences of %s", samples, dataset);
-    lexicon *lex = lexicon_load(samples, dataset);
-    serve_ctx ctx = {lex, dists_expander_open(run, lex)};
+    char *index = xasprintf("%s/index.mp", run);
+    if (access(index, R_OK) != 0) die_input(index, NULL, "missing: build it with make -f pipelines/probexpan.mk DATA=... RUN=%s index", run);
+    log_info("loading %s and the sentences of %s", index, dataset);
+    engine_config ec = engine_config_defaults();
+    engine *g = engine_open(index, &ec);
+    lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
+    serve_ctx ctx = {lex, engine_expander(g)};
     http_options o = {bind, port, web_dir};
     int rc = http_serve(&ctx, &o);
-    dists_expander_close(&ctx.expander);
     lexicon_free(lex);
-    free(samples);
+    engine_free(g);
+    free(index);
     free(dataset);
     free(web_dir);
     return rc;

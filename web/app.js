@@ -203,6 +203,8 @@ async function run() {
 
 // ---- the ranked list (one fragment per result; rows are cheap, no per-row listeners) ----
 const figFormat = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v));
+const figLabel = { order: 'order', kl_rank: 'KL rank', kl_score: 'KL', search_score: 'search' };
+const figShort = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : String(v));
 function renderList() {
   const t0 = performance.now();
   const ol = $('list');
@@ -219,7 +221,10 @@ function renderList() {
     const rej = el('button', 'act rej', '✗');
     acc.type = rej.type = 'button';
     acc.tabIndex = rej.tabIndex = -1;
-    acc.title = `accept ${e.name} (a)`;
+    const accepted = e.status === 'accepted';
+    acc.title = accepted ? `take back the acceptance of ${e.name} (a)` : `accept ${e.name} (a)`;
+    acc.setAttribute('aria-pressed', String(accepted));
+    if (accepted) li.classList.add('accepted');
     rej.title = `reject ${e.name} (r)`;
     acc.dataset.action = 'accept';
     rej.dataset.action = 'reject';
@@ -229,8 +234,8 @@ function renderList() {
     bar.style.width = `${Math.max(2, (100 * (e.score || 0)) / max).toFixed(1)}%`;
     const score = el('span', 'c-score');
     score.append(bar, el('span', 'num', figFormat(e.score)));
-    const figs = el('span', 'c-fig', result.figures.map((f) => `${f.replace('_', ' ')} ${figFormat(e[f])}`).join(' · '));
-    figs.title = figs.textContent;
+    const figs = el('span', 'c-fig', result.figures.map((f) => `${figLabel[f] || f} ${figShort(e[f])}`).join(' · '));
+    figs.title = result.figures.map((f) => `${f} ${figFormat(e[f])}`).join('\n');
     li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
               el('span', 'c-ment', String(e.mentions)));
     if (i === selected) li.classList.add('selected');
@@ -238,6 +243,7 @@ function renderList() {
   });
   ol.append(frag);
   document.body.dataset.renderMs = (performance.now() - t0).toFixed(1); // read by the browser test
+  document.body.dataset.renders = Number(document.body.dataset.renders || 0) + 1;
 }
 
 function select(i, scroll = true) {
@@ -252,10 +258,17 @@ function select(i, scroll = true) {
   if (scroll) li.scrollIntoView({ block: 'nearest' });
 }
 
+// ✓ on a row accepts it (it stays in the list, marked, and guides the method as a positive);
+// ✓ on an accepted row takes that back; ✗ rejects it (a hard negative: it leaves the list).
 function decide(i, action) {
   const e = result && result.entities[i];
   if (!e) return;
-  change(() => { (action === 'accept' ? state.accepted : state.negatives).push(ref(e)); });
+  const wasAccepted = state.accepted.some((o) => o.eid === e.eid);
+  change(() => {
+    state.accepted = state.accepted.filter((o) => o.eid !== e.eid);
+    if (action === 'reject') state.negatives.push(ref(e));
+    else if (!wasAccepted) state.accepted.push(ref(e));
+  });
 }
 
 function onListClick(ev) {

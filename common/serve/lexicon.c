@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "artifacts/samples.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
@@ -200,12 +199,16 @@ static int mentions_cmp(const void *a, const void *b, void *lex) {
     return (r > s) - (r < s);
 }
 
-lexicon *lexicon_load(const char *samples_path, const char *dataset_path) {
+lexicon *lexicon_load(const entity_table *t, const char *dataset_path) {
     lexicon *x = xcalloc(1, sizeof *x);
-    samples *s = samples_open(samples_path);
-    samples_entity_table(s, &x->ent);
-    samples_close(s);
-    int64_t E = x->ent.n;
+    int64_t E = t->n;
+    x->ent.n = E;
+    x->ent.eid = xmalloc(sizeof(int64_t) * ((size_t)E + 1));
+    x->ent.name = xmalloc(sizeof(char *) * ((size_t)E + 1));
+    for (int64_t i = 0; i < E; i++) {
+        x->ent.eid[i] = t->eid[i];
+        x->ent.name[i] = xstrdup(t->name[i]);
+    }
     intmap_init(&x->row_of_eid);
     x->mentions = xcalloc((size_t)E + 1, sizeof *x->mentions);
     x->norm = xcalloc((size_t)E + 1, sizeof *x->norm);

@@ -2,8 +2,8 @@
  * aliases people type, mention counts, prefix search for autocomplete, and example
  * sentences with the mention marked.
  *
- * Built once at start-up from a run folder's samples artifact (the entities the method
- * can rank: row i <-> eid, name) and the dataset: its aliases.txt when present
+ * Built once at start-up from the entity table of the method (the entities it can rank:
+ * row i <-> eid, name; the corpus index's, which is the samples artifact's) and the dataset: its aliases.txt when present
  * (schemas/names.md: name or eid, then aliases), then its sentences.json in one streaming
  * pass (every mention is counted; its surface form, when it differs from the entity's
  * name, is an alias too; the first LEXICON_CONTEXTS sentences of each entity are kept).
@@ -20,14 +20,16 @@
 
 #include <stdint.h>
 
+#include "dataset/dataset.h"
+
 #define LEXICON_CONTEXTS 20 /* sentences kept per entity */
 #define LEXICON_ALIASES 8   /* aliases kept per entity (the first seen) */
 
 typedef struct lexicon lexicon;
 
-/* Loads the entity rows of `samples_path` and the sentences of the dataset (folder or
+/* Loads the entities of t (copied) and the aliases and sentences of the dataset (folder or
  * archive). Bad input dies with exit 3 naming the file and line. */
-lexicon *lexicon_load(const char *samples_path, const char *dataset_path);
+lexicon *lexicon_load(const entity_table *t, const char *dataset_path);
 void lexicon_free(lexicon *x);
 
 int64_t lexicon_entities(const lexicon *x);

@@ -30,7 +30,7 @@ const counts = `document.getElementById('counts').textContent`;
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-chromium-'));
   const browser = new Browser(chromium, profile);
-  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (60 s)`); process.exit(1); }, 60000);
+  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (300 s)`); process.exit(1); }, 300000);
   try {
     const page = await browser.newPage();
     await page.send('Log.enable');
@@ -54,15 +54,20 @@ const counts = `document.getElementById('counts').textContent`;
         for (let i = 0; i < idx; i++) await page.key('ArrowDown', 'ArrowDown', 40);
         await page.key('Enter', 'Enter', 13, '\r');
       }
-      const n = await page.waitFor(`${chipCount('seed')} === ${seeds.length} && ${rows} > 0 && ${idle} && ${rows}`, 15000, 'a ranked list');
+      const n = await page.waitFor(`${chipCount('seed')} === ${seeds.length} && ${rows} > 0 && ${idle} && ${rows}`, 60000, 'a ranked list');
       if (!(n > 0)) throw new Error('no rows');
     });
 
     const before = await page.eval(names);
     await check('accept_row_with_mouse', async () => {
       const first = before[0];
+      const renders = await page.eval(`Number(document.body.dataset.renders)`);
       await page.click('#row-0 button.acc');
-      await page.waitFor(`${chipCount('accepted')} === 1 && ${idle} && !${names}.includes(${JSON.stringify(first)})`, 15000, 'accepted chip and a new list');
+      // the list is computed again; the accepted entity, wherever it is in it, is marked
+      await page.waitFor(`${chipCount('accepted')} === 1 && ${idle} && Number(document.body.dataset.renders) > ${renders}`, 60000, 'accepted chip and a new list');
+      const marked = await page.eval(`[...document.querySelectorAll('#list li.row')].every(li =>
+        li.classList.contains('accepted') === (li.querySelector('.c-name').textContent === ${JSON.stringify(first)}))`);
+      if (!marked) throw new Error(`rows marked accepted do not match ${first}`);
       const c = await page.eval(counts);
       if (!/1 accepted/.test(c)) throw new Error(`counts say "${c}"`);
     });
@@ -73,7 +78,7 @@ const counts = `document.getElementById('counts').textContent`;
       await page.key('ArrowDown', 'ArrowDown', 40);
       const target = await page.eval(`document.querySelector('#list li.row.selected .c-name').textContent`);
       await page.key('r', 'KeyR', 82, 'r');
-      await page.waitFor(`${chipCount('negative')} === 1 && ${idle} && !${names}.includes(${JSON.stringify(target)})`, 15000, `${target} rejected`);
+      await page.waitFor(`${chipCount('negative')} === 1 && ${idle} && !${names}.includes(${JSON.stringify(target)})`, 60000, `${target} rejected`);
       const c = await page.eval(counts);
       if (!/1 rejected/.test(c)) throw new Error(`counts say "${c}"`);
     });
@@ -87,12 +92,12 @@ const counts = `document.getElementById('counts').textContent`;
 
     await check('undo', async () => {
       await page.click('#undo');
-      await page.waitFor(`${chipCount('negative')} === 0 && ${chipCount('accepted')} === 1 && ${idle}`, 15000, 'undo of the rejection');
+      await page.waitFor(`${chipCount('negative')} === 0 && ${chipCount('accepted')} === 1 && ${idle}`, 60000, 'undo of the rejection');
     });
 
     await check('variant_switch', async () => {
       await page.click('input[name=variant][value=noclen]');
-      await page.waitFor(`${idle} && /noclen/.test(${counts})`, 15000, 'noclen results');
+      await page.waitFor(`${idle} && /noclen/.test(${counts})`, 60000, 'noclen results');
     });
 
     await check('thousand_rows', async () => {
@@ -119,7 +124,7 @@ const counts = `document.getElementById('counts').textContent`;
 
     // a pleasant screenshot: back to 50 rows, sentences of the first entity open
     await page.eval(`(() => { const s = document.getElementById('size'); s.value = '50'; s.dispatchEvent(new Event('change')); })()`);
-    await page.waitFor(`${idle} && ${rows} === 50`, 15000, '50 rows');
+    await page.waitFor(`${idle} && ${rows} === 50`, 60000, '50 rows');
     await page.click('#row-0 .c-name');
     await page.waitFor(`document.querySelectorAll('#detail .contexts li').length > 0`, 10000, 'sentences');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
