@@ -223,25 +223,26 @@ static int64_t entry_row(const name_index *x, const char *name) {
 }
 
 typedef struct {
-    name_index *x;
-    int64_t before;
+    const name_index *x;
+    name_alias_fn fn;
+    void *ctx;
     char **fields;
     int cap;
-} alias_loader;
+} alias_reader;
 
 static void alias_entry(void *ctx, const char *file, int64_t lineno, char **fields, int n) {
     (void)file;
     (void)lineno;
-    alias_loader *l = ctx;
+    alias_reader *l = ctx;
     int64_t row = entry_row(l->x, fields[0]);
     if (row < 0) return;
-    for (int i = 1; i < n; i++) name_index_add_alias(l->x, fields[i], row);
+    for (int i = 1; i < n; i++) l->fn(l->ctx, row, fields[i]);
 }
 
 static void alias_dataset_line(void *ctx, const char *member, const char *where, int64_t lineno, char *line,
                                size_t len) {
     (void)member;
-    alias_loader *l = ctx;
+    alias_reader *l = ctx;
     if (memchr(line, 0, len) || utf8_invalid_offset(line, len) >= 0) {
         char pos[32];
         snprintf(pos, sizeof pos, "line %lld", (long long)lineno);
@@ -251,12 +252,19 @@ static void alias_dataset_line(void *ctx, const char *member, const char *where,
     if (n) alias_entry(l, where, lineno, l->fields, n);
 }
 
-int64_t name_index_load_aliases(name_index *x, const char *path) {
-    alias_loader l = {x, x->nalias, NULL, 0};
+void name_index_each_alias(const name_index *x, const char *path, name_alias_fn fn, void *ctx) {
+    alias_reader l = {x, fn, ctx, NULL, 0};
     struct stat st;
     if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || text_source_is_archive(path)))
         dataset_read_lines(path, "aliases.txt", alias_dataset_line, &l);
     else names_file_read(path, alias_entry, &l);
     free(l.fields);
-    return x->nalias - l.before;
+}
+
+static void add_alias_entry(void *ctx, int64_t row, const char *alias) { name_index_add_alias(ctx, alias, row); }
+
+int64_t name_index_load_aliases(name_index *x, const char *path) {
+    int64_t before = x->nalias;
+    name_index_each_alias(x, path, add_alias_entry, x);
+    return x->nalias - before;
 }

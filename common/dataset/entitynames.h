@@ -59,5 +59,9 @@ void name_index_add_alias(name_index *x, const char *alias, int64_t row);
  * naming an entity the table does not have (e.g. dropped by --min-mentions)
  * are skipped. Returns the number of aliases added. */
 int64_t name_index_load_aliases(name_index *x, const char *path);
+/* The same reading without adding: fn(ctx, row, alias) for each alias the file gives an
+ * entity of the table (e.g. to show aliases as they are written). */
+typedef void (*name_alias_fn)(void *ctx, int64_t row, const char *alias);
+void name_index_each_alias(const name_index *x, const char *path, name_alias_fn fn, void *ctx);
 
 #endif

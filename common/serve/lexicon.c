@@ -12,8 +12,6 @@
 #include "base/log.h"
 #include "dataset/dataset.h"
 #include "dataset/entitynames.h"
-#include "dataset/names_file.h"
-#include "text/text_source.h"
 
 enum { MATCH_NAME, MATCH_ALIAS, MATCH_WORD }; /* search key kinds, best first */
 
@@ -59,9 +57,6 @@ typedef struct {
     lexicon *x;
     char *scratch;
     size_t scratch_cap;
-    strmap by_name;  /* normalised name -> row, for the aliases file */
-    char **fields;   /* of the aliases file's current line */
-    int fields_cap;
 } load_state;
 
 static void add_alias(lexicon *x, int64_t row, const char *surface) {
@@ -154,25 +149,7 @@ static void sentence_line(void *ctx, const char *member, const char *where, int6
     json_decref(root);
 }
 
-/* A line of the dataset's aliases.txt (schemas/names.md): name or eid, then its aliases. */
-static void alias_line(void *ctx, const char *member, const char *where, int64_t lineno, char *line, size_t len) {
-    (void)member;
-    load_state *st = ctx;
-    if (memchr(line, 0, len) || utf8_invalid_offset(line, len) >= 0) {
-        char pos[32];
-        snprintf(pos, sizeof pos, "line %lld", (long long)lineno);
-        die_input(where, pos, "invalid UTF-8 or a NUL byte (expected name<TAB>alias...)");
-    }
-    int n = names_line_split(line, &st->fields, &st->fields_cap);
-    if (n < 2) return;
-    char *norm = name_normalise(st->fields[0]);
-    int64_t row = strmap_get(&st->by_name, norm, strlen(norm));
-    if (row < 0 && norm[0] && strspn(norm, "0123456789") == strlen(norm) && strlen(norm) <= 18)
-        row = intmap_get(&st->x->row_of_eid, strtoll(norm, NULL, 10));
-    free(norm);
-    if (row < 0) return; /* an entity the method does not rank */
-    for (int i = 1; i < n; i++) add_alias(st->x, row, st->fields[i]);
-}
+static void alias_of_row(void *ctx, int64_t row, const char *alias) { add_alias(ctx, row, alias); }
 
 static int key_cmp(const void *a, const void *b) {
     const search_key *p = a, *q = b;
@@ -221,15 +198,14 @@ lexicon *lexicon_load(const entity_table *t, const char *dataset_path) {
         intmap_put(&x->row_of_eid, x->ent.eid[i], i);
         x->norm[i] = name_normalise(x->ent.name[i]);
     }
-    load_state st = {x, NULL, 0, {0}, NULL, 0};
-    strmap_init(&st.by_name);
-    for (int64_t i = 0; i < E; i++) strmap_put(&st.by_name, x->norm[i], strlen(x->norm[i]), i);
-    dataset_read_lines(dataset_path, "aliases.txt", alias_line, &st); /* declared aliases first; optional */
+    name_index names; /* the declared aliases first (the dataset's aliases.txt, optional) */
+    name_index_init(&names, &x->ent, &x->row_of_eid);
+    name_index_each_alias(&names, dataset_path, alias_of_row, x);
+    name_index_free(&names);
+    load_state st = {x, NULL, 0};
     if (dataset_read_lines(dataset_path, "sentences.json", sentence_line, &st) == 0)
         die_input(dataset_path, NULL, "no member sentences.json in the dataset");
     free(st.scratch);
-    free(st.fields);
-    strmap_free(&st.by_name);
 
     int64_t cap = 0;
     for (int64_t i = 0; i < E; i++) {
