@@ -14,6 +14,8 @@
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "dataset/dataset.h"
+#include "dataset/entitynames.h"
+#include "dataset/judged.h"
 #include "base/error.h"
 #include "artifacts/expansions.h"
 #include "base/log.h"
@@ -85,9 +87,71 @@ static char *dataset_label(const char *path) {
     return base;
 }
 
+/* --judged FILE: a person's judgements as the ground truth of every class. */
+static const char *judged_path;
+
+/* The judged members as eids: an item of digits is an eid; a name or alias
+ * resolves among the entities the run lists (seeds and results); a name it
+ * does not list still counts as a member (never found: recall is lower). */
+static void judged_gt(const expansion_set *es, gt_set *gs) {
+    judged_list j;
+    judged_read(judged_path, &j);
+    entity_table t = {0, NULL, NULL};
+    intmap row_of_eid;
+    intmap_init(&row_of_eid);
+    for (int q = 0; q < es->n; q++) {
+        const expansion_record *r = &es->r[q];
+        for (int i = 0; i < r->nseeds + r->n; i++) {
+            int64_t eid = i < r->nseeds ? r->seeds[i] : r->eids[i - r->nseeds];
+            if (intmap_put(&row_of_eid, eid, t.n) >= 0) continue;
+            t.eid = xrealloc(t.eid, sizeof *t.eid * (size_t)(t.n + 1));
+            t.name = xrealloc(t.name, sizeof *t.name * (size_t)(t.n + 1));
+            t.eid[t.n] = eid;
+            t.name[t.n++] = i < r->nseeds ? r->seed_names[i] : r->names[i - r->nseeds];
+        }
+    }
+    name_index x;
+    name_index_init(&x, &t, &row_of_eid);
+    gt_class members = {NULL, 0, xmalloc(sizeof(int64_t) * (size_t)(j.n + 1))};
+    int64_t unlisted = 0;
+    for (int64_t i = 0; i < j.n; i++) {
+        if (j.label[i] < 1) continue;
+        const char *it = j.item[i];
+        int64_t eid;
+        char msg[1200];
+        if (strspn(it, "0123456789") == strlen(it) && strlen(it) <= 18) eid = strtoll(it, NULL, 10);
+        else {
+            int64_t row = name_lookup(&x, it, msg, sizeof msg);
+            eid = row >= 0 ? t.eid[row] : -1 - i;
+            unlisted += row < 0;
+        }
+        members.members[members.n++] = eid;
+    }
+    if (unlisted) log_info("%s: %lld judged members are not among the listed entities", judged_path, (long long)unlisted);
+    memset(gs, 0, sizeof *gs);
+    for (int q = 0; q < es->n; q++) {
+        int seen = 0;
+        for (int c = 0; c < gs->n && !seen; c++) seen = !strcmp(gs->c[c].class_name, es->r[q].class_name);
+        if (seen) continue;
+        gs->c = xrealloc(gs->c, sizeof *gs->c * (size_t)(gs->n + 1));
+        gt_class *g = &gs->c[gs->n++];
+        g->class_name = xstrdup(es->r[q].class_name);
+        g->n = members.n;
+        g->members = xmalloc(sizeof(int64_t) * (size_t)(members.n + 1));
+        memcpy(g->members, members.members, sizeof(int64_t) * (size_t)members.n);
+    }
+    free(members.members);
+    name_index_free(&x);
+    intmap_free(&row_of_eid);
+    free(t.eid);
+    free(t.name);
+    judged_free(&j);
+}
+
 static void evaluate_run(run_result *rr) {
     gt_set gs;
-    dataset_read_gt(rr->gt_path, &gs);
+    if (judged_path) judged_gt(&rr->es, &gs);
+    else dataset_read_gt(rr->gt_path, &gs);
     intmap *members = xcalloc((size_t)gs.n, sizeof *members);
     for (int c = 0; c < gs.n; c++) {
         intmap_init(&members[c]);
@@ -248,6 +312,7 @@ int main(int argc, char **argv) {
         {"out", OPT_STRING, &out, "FILE", "write a report artifact with every number", 0, 0},
         {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables (= --format json)", 0, 0},
         {"format", OPT_STRING, &format, "table|tsv|json", "stdout: tables for a person, tsv (a row per run and class, every MAP@K) or the report as JSON", 0, 0},
+        {"judged", OPT_STRING, &judged_path, "FILE", "score against your own judgements instead of gt/: ITEM<TAB>LABEL per line, ITEM an eid or a name, LABEL >= 1 = member (every class of the input)", 0, 0},
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
@@ -279,7 +344,7 @@ int main(int argc, char **argv) {
             r->label = n > 3 && !strcmp(arg + n - 3, ".mp") ? xasprintf("%.*s", (int)(n - 3), arg) : xstrdup(arg);
         }
         expansion_set_read(&r->es, r->path);
-        r->gt_path = gt ? xstrdup(gt) : r->es.queries ? xstrdup(r->es.queries) : NULL;
+        r->gt_path = judged_path ? xstrdup(judged_path) : gt ? xstrdup(gt) : r->es.queries ? xstrdup(r->es.queries) : NULL;
         if (!r->gt_path)
             die_input(r->path, "header params", "records no dataset for its queries (made with --seeds?): give --gt DATASET");
         r->dataset = dataset_label(r->gt_path);

@@ -118,6 +118,19 @@ evaluate --format tsv expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WOR
 evaluate --per-class expansion="$WORK/exp.mp" reranked="$WORK/ranked.mp" >"$WORK/pc" 2>/dev/null
 [ "$(grep -c '^cities ' "$WORK/pc")" = 2 ] && grep -q '^reranked on tiny:' "$WORK/pc" && pass evaluate_per_class || fail evaluate_per_class "$(cat "$WORK/pc")"
 
+# --judged: a person's own judgements (eid or name, label) as the ground truth of every class.
+# {Ohio,Texas,Iowa} -> Oregon, Utah. Both judged members listed: AP 1. Utah and an entity
+# never listed: one hit at rank 2 of two members -> 0.5 / 2 = 0.25.
+printf 'oregon\t1\n14\t1\n# not a member:\nBoston\t0\n' >"$WORK/judged.tsv"
+printf 'Utah\t1\nNowhere City\t1\n' >"$WORK/judged2.tsv"
+expand --quiet --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --size 2 --out "$WORK/mine.mp"
+evaluate --quiet --judged "$WORK/judged.tsv" "$WORK/mine.mp" >"$WORK/j1" && evaluate --quiet --judged "$WORK/judged2.tsv" "$WORK/mine.mp" >"$WORK/j2"
+grep -Eq '^overall +1 +1\.0000 ' "$WORK/j1" && grep -Eq '^overall +1 +0\.2500 ' "$WORK/j2" && pass evaluate_judged || fail evaluate_judged "$(cat "$WORK/j1" "$WORK/j2")"
+printf 'Utah\tyes\n' >"$WORK/badj.tsv"
+expect_exit evaluate_judged_bad_label 3 'badj.tsv: line 1: expected an integer label after the tab, found "yes"' evaluate --judged "$WORK/badj.tsv" "$WORK/mine.mp"
+printf 'Utah\n' >"$WORK/badj.tsv"
+expect_exit evaluate_judged_no_label 3 'badj.tsv: line 1: expected ITEM<TAB>LABEL' evaluate --judged "$WORK/badj.tsv" "$WORK/mine.mp"
+
 # --- bad input: exit 3, a message naming the place, and no output file
 cp -r "$DATA" "$WORK/bad"
 printf '10 11 99\n' >"$WORK/bad/query/states.txt"
