@@ -42,7 +42,7 @@
 /* ---------------- options ---------------- */
 
 static const char *opt_entities, *opt_out, *opt_classes;
-static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_tokens = 150;
+static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_words = 150;
 static int opt_queries = 5, opt_seed_pool = 0, opt_discover;
 static long opt_max_line = 100000000;
 static discover_params opt_dp;
@@ -741,7 +741,7 @@ int main(int argc, char **argv) {
         {"ids", OPT_FLAG, &opt_ids, NULL, "with --lines: each line is ID<TAB>text, ID becomes the articleId", 0, 0},
         {"ignore-case", OPT_FLAG, &opt_ignore_case, NULL, "match names regardless of case (Unicode case folding)", 0, 0},
         {"min-mentions", OPT_INT, &opt_min_mentions, "N", "drop entities with fewer mentions (and their mentions)", 0, 1e9},
-        {"max-tokens", OPT_INT, &opt_max_tokens, "N", "drop sentences with more tokens", 1, 100000},
+        {"max-words", OPT_INT, &opt_max_words, "N", "drop sentences of more than N words (tokens), as build-samples --max-words", 1, 100000},
         {"classes", OPT_STRING, &opt_classes, "DIR", "folder of <class>.txt member lists (one name per line) -> gt/, query/", 0, 0},
         {"queries", OPT_INT, &opt_queries, "N", "with --classes: seed sets of 3 per class", 0, 10000},
         {"seed-pool", OPT_INT, &opt_seed_pool, "N", "seeds come from the N most-mentioned members (0 = a third, at least 15)", 0, 1e9},
@@ -782,7 +782,7 @@ int main(int argc, char **argv) {
         p.disc = discover_new(&opt_dp);
         p.sent = spool_create(out_parent, base);
     }
-    p.sp = splitter_new(opt_max_tokens, opt_discover ? on_sentence_discover : on_sentence, &p);
+    p.sp = splitter_new(opt_max_words, opt_discover ? on_sentence_discover : on_sentence, &p);
     progress_start(&p.prog, "reading", "documents", 0);
     text_sink sink = {&p, on_begin, on_line, on_end};
     if (first >= argc) text_source_read("-", &sink);
@@ -820,8 +820,8 @@ int main(int argc, char **argv) {
     else commit_folder(opt_out);
 
     char a[32], b[32], c[32], d[32], e2[32], f[32];
-    log_info("%s sentences read, %s with a mention, %s over --max-tokens %d", fmt_count(a, p.sentences + overlong),
-             fmt_count(b, p.with_mention), fmt_count(c, overlong), opt_max_tokens);
+    log_info("%s sentences read, %s with a mention, %s over --max-words %d", fmt_count(a, p.sentences + overlong),
+             fmt_count(b, p.with_mention), fmt_count(c, overlong), opt_max_words);
     run_metric("documents", (double)p.docs);
     run_metric("sentences", (double)sentences);
     run_metric("mentions", (double)mentions);

@@ -54,7 +54,7 @@ awk -v out="$work" -f "$here/wordnet.awk" $files
 sed 's/^/build.sh: /' "$work/stats.txt" >&2
 
 "$annotate" --lines --ids --entities "$work/entities.tsv" --classes "$work/classes" \
-    --min-mentions "$min_mentions" --max-tokens 150 --queries "$queries" --seed "$seed" \
+    --min-mentions "$min_mentions" --max-words 150 --queries "$queries" --seed "$seed" \
     --out "$out" "$work/corpus.tsv"
 
 version=$(dpkg-query -W -f '${Version}' wordnet-base 2>/dev/null || echo unknown)
@@ -65,6 +65,6 @@ Built by examples/wordnet/build.sh from $wordnet (Debian wordnet-base $version;
 WordNet 3.0, Princeton University, WordNet 3.0 license: permissive, BSD-style).
 Corpus: glosses and usage examples of all parts of speech. Entities: capitalised
 noun lemmas. Classes: instances (@i pointers) of 13 WordNet class synsets.
-Matching: annotate --min-mentions $min_mentions --max-tokens 150 --queries $queries --seed $seed.
+Matching: annotate --min-mentions $min_mentions --max-words 150 --queries $queries --seed $seed.
 EOT
 mv "$work/SOURCES.md" "$out/SOURCES.md"

@@ -1,5 +1,5 @@
 # annotate: sentence splitting, longest match, aliases, case, --min-mentions,
-# --max-tokens, inputs (files, --lines/--ids, stdin, archives), .tar.gz output,
+# --max-words, inputs (files, --lines/--ids, stdin, archives), .tar.gz output,
 # gt/queries, every bad-input case (exit 3, message, no partial output), and the
 # WordNet example builder on the hand-written fake WordNet in tests/fixtures/wordnet.
 # All expectations below are worked out by hand from the texts written here.
@@ -53,7 +53,7 @@ ann --entities tx.tsv --out o/cs tx.txt && ann --ignore-case --entities tx.tsv -
 ann --ignore-case --entities tx.tsv --out o/cs tx.txt
 [ "$(jq -c '[.entityMentions[].start]' o/cs/sentences.json)" = '[0,1,2]' ] && pass out_folder_replaced || fail out_folder_replaced
 
-# --- min-mentions, entity2id input, max-tokens ------------------------------------
+# --- min-mentions, entity2id input, max-words -------------------------------------
 printf 'Ohio\nIowa\nUtah\n' >st.tsv
 printf 'Ohio and Iowa met. Ohio again. Utah alone. Iowa too.\n' >st.txt
 annotate --min-mentions 2 --entities st.tsv --out o/mm st.txt 2>err
@@ -67,8 +67,8 @@ ann --entities e2i/entity2id.txt --out o/e2i st.txt
    [ "$(jq -c '[.entityMentions[].entityId]' o/e2i/sentences.json | tr -d '\n')" = '[7,3][7][9][3]' ] &&
     pass entity2id_input_keeps_ids || fail entity2id_input_keeps_ids
 printf 'Ohio is a state with many words in this one. Ohio is short.\n' >long.txt
-ann --max-tokens 5 --entities st.tsv --out o/mt long.txt
-[ "$(jq -c .tokens o/mt/sentences.json)" = '["Ohio","is","short","."]' ] && pass max_tokens || fail max_tokens
+ann --max-words 5 --entities st.tsv --out o/mt long.txt
+[ "$(jq -c .tokens o/mt/sentences.json)" = '["Ohio","is","short","."]' ] && pass max_words || fail max_words
 
 # --- inputs: --lines/--ids on stdin, archives; output archive ---------------------
 printf 'doc1\tOhio is here.\ndoc2\tIowa is there. And Ohio.\n\n' | ann --lines --ids --entities st.tsv --out o/ids -
