@@ -5,6 +5,8 @@
 # the per-epoch losses are the per-step losses), and infer over 2 ranks writes a byte-identical
 # dists artifact, and the corpus index built by 2 ranks is byte-identical. A rank killed mid-run fails the job with a message naming it and leaves no
 # artifact under the final name. Skipped visibly without mpirun or in a build without MPI.
+# The byte-identities hold by construction: batch k runs on rank k mod ranks, the batches are
+# those of one process, rank 0 writes them in order, and every rank runs the same threads.
 source "$(dirname "$0")/lib.sh"
 source "$PROBEXPAN_ROOT/tests/fixtures/train/synth.sh"
 G=$SHARED/golden
