@@ -158,7 +158,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv) {
         char *a = argv[i];
         if (strcmp(a, "--") == 0) { i++; break; }
         if (strncmp(a, "--", 2) != 0 || a[2] == '\0') { positional[npos++] = a; continue; }
-        if (strcmp(a, "--help") == 0) { print_help(spec); exit(0); }
+        if (strcmp(a, "--help") == 0) { free(positional); print_help(spec); exit(0); }
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const cli_option *o = find_option(spec->options, name, len);

@@ -46,6 +46,8 @@ printf 'London is big .\nM\xfcnchen is big .\n' >latin1.txt
 expect_exit mixed_encoding 3 'latin1\.txt: line 2, byte 2: invalid UTF-8' annotate --discover --out o/x latin1.txt
 head -c 3000000 /dev/zero | tr '\0' 'a' | sed 's/aaaa/London /g' >huge.txt
 expect_exit enormous_line 3 'huge\.txt: line 1: line longer than 1000000 bytes' annotate --discover --lines --max-line 1000000 --out o/x huge.txt
+{ printf 'London\t'; head -c 1100000 /dev/zero | tr '\0' 'x'; printf '\n'; } >hugenames.tsv
+expect_exit names_file_enormous_line 3 'hugenames\.tsv: line 1: line longer than 1048576 bytes' annotate --entities hugenames.tsv --out o/x text.txt
 expect_exit entities_and_discover 2 'exactly one of --entities and --discover' annotate --discover --entities o/d/names.tsv --out o/x text.txt
 [ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
     pass no_partial_output || fail no_partial_output "$(ls -A o . | tr '\n' ' ')"
