@@ -35,7 +35,7 @@ TEST_SRC   := $(wildcard tests/unit/test_*.c)
 TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB        := $(BUILD)/libprobexpan.a
 
-.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-mpi
+.PHONY: all deps test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-mpi bench-serve
 all: $(PROGRAMS) $(TEST_PROGS)
 
 $(BUILD)/common/%.o: common/%.c $(wildcard common/*/*.h)
@@ -108,4 +108,4 @@ example: deps
 ablation: all
 	$(PIPELINE) -j2 DATA=$(DATA) $(if $(RUN),RUN=$(RUN)) ablation
 
-bench: bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns
+bench: bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-serve

@@ -79,9 +79,12 @@ int main(int argc, char **argv) {
     engine_config ec = engine_config_defaults();
     engine *g = engine_open(index, &ec);
     lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
-    serve_ctx ctx = {lex, engine_expander(g)};
+    sem_t slots; /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
+    sem_init(&slots, 0, (unsigned)cli_num_threads());
+    serve_ctx ctx = {lex, engine_expander(g), &slots};
     http_options o = {bind, port, web_dir};
     int rc = http_serve(&ctx, &o);
+    sem_destroy(&slots);
     lexicon_free(lex);
     engine_free(g);
     free(index);

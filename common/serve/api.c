@@ -1,6 +1,7 @@
 /* api: handlers of the JSON API of `probexpan serve` (contract in api.h). */
 #include "serve/api.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -185,7 +186,9 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, expansion 
     j->variant = q->variant;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (c->expand_slots) while (sem_wait(c->expand_slots) && errno == EINTR) continue;
     rc = c->expander.run(c->expander.state, j, &x->res, err, sizeof err);
+    if (c->expand_slots) sem_post(c->expand_slots);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     x->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc) api_error(r, rc, err);

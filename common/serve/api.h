@@ -18,6 +18,7 @@
 #ifndef PROBEXPAN_SERVE_API_H
 #define PROBEXPAN_SERVE_API_H
 
+#include <semaphore.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,8 @@ typedef struct {
 typedef struct {
     const lexicon *lex;
     serve_expander expander;
+    sem_t *expand_slots; /* expansions at once (NULL = any number): more would only share the
+                          * cores, and keep autocomplete waiting for CPU */
 } serve_ctx;
 
 typedef struct {
