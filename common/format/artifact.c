@@ -552,7 +552,9 @@ void artifact_matrix_rows(artifact_reader *r, const msgpack_object *d, row_matri
     m->cols = mp_get_int(r, d, "cols");
     int64_t stride = mp_get_int(r, d, "stride");
     if (!key_is(mp_get(r, d, "dtype", 1), "f32")) artifact_bad(r, "%s: dtype must be \"f32\"", what);
-    if (m->rows < 0 || m->cols < 0 || stride % ROW_ALIGN || stride < m->cols * 4 + BIN32_HEADER)
+    /* every product below is checked: rows, cols and stride come from the file */
+    if (m->rows < 0 || m->cols < 0 || stride <= 0 || stride % ROW_ALIGN || (uint64_t)stride - BIN32_HEADER > UINT32_MAX ||
+        (uint64_t)m->cols > ((uint64_t)stride - BIN32_HEADER) / 4)
         artifact_bad(r, "%s: inconsistent shape rows=%lld cols=%lld stride=%lld", what, (long long)m->rows,
                      (long long)m->cols, (long long)stride);
     /* alignment pad: one bin32 object */
@@ -564,10 +566,10 @@ void artifact_matrix_rows(artifact_reader *r, const msgpack_object *d, row_matri
     if (r->off > r->size) artifact_bad(r, "truncated inside the alignment pad of %s", what);
     if (m->rows > 0 && (r->off + BIN32_HEADER) % ROW_ALIGN)
         artifact_bad(r, "%s: rows are not aligned to %d bytes", what, ROW_ALIGN);
-    uint64_t need = (uint64_t)m->rows * (uint64_t)stride;
-    if (need > r->size - r->off)
-        artifact_bad(r, "truncated: %s needs %llu bytes, the file has %zu left", what, (unsigned long long)need,
-                     r->size - r->off);
+    uint64_t need;
+    if (__builtin_mul_overflow((uint64_t)m->rows, (uint64_t)stride, &need) || need > r->size - r->off)
+        artifact_bad(r, "truncated: %s of %lld rows of %lld bytes runs past the end of the file (%zu bytes left)", what,
+                     (long long)m->rows, (long long)stride, r->size - r->off);
     for (int64_t i = 0; i < m->rows; i += (m->rows - 1 > 0 ? m->rows - 1 : 1)) { /* first and last row headers */
         const uint8_t *h = r->base + r->off + (size_t)i * (size_t)stride;
         if (h[0] != 0xc6 || be(h + 1, 4) != (uint64_t)stride - BIN32_HEADER) {
