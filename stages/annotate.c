@@ -11,7 +11,9 @@
  * than --min-mentions mentions (and their mentions, and sentences left without
  * one) and writes the final files. Everything is built in a temporary folder
  * beside --out and renamed into place (or packed as .tar.gz) at the end, so a
- * failure leaves no partial output. */
+ * failure leaves no partial output. A folder written by annotate holds the marker
+ * file DATASET_MARKER; an existing --out folder is replaced only when it has the
+ * marker or is empty (or with --force), and never when it holds an input. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
@@ -31,6 +33,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
+#include "base/paths.h"
 #include "text/mention_matcher.h"
 #include "base/rng.h"
 #include "dataset/names_file.h"
@@ -43,9 +46,11 @@
 
 static const char *opt_entities, *opt_out, *opt_classes;
 static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_words = 150;
-static int opt_queries = 5, opt_seed_pool = 0, opt_discover;
+static int opt_queries = 5, opt_seed_pool = 0, opt_discover, opt_force;
 static long opt_max_line = 100000000;
 static discover_params opt_dp;
+
+#define DATASET_MARKER ".probexpan-dataset"
 static long opt_seed = 1;
 
 /* ---------------- entities ---------------- */
@@ -707,8 +712,24 @@ static void commit_archive(const char *out) {
     free(dir);
 }
 
-/* Renames the temporary folder to OUT (an existing folder is replaced). */
+/* True when `dir` may be replaced: it is empty or annotate wrote it (DATASET_MARKER). */
+static int replaceable_folder(const char *dir) {
+    char *marker = xasprintf("%s/" DATASET_MARKER, dir);
+    struct stat st;
+    int ours = lstat(marker, &st) == 0 && S_ISREG(st.st_mode);
+    free(marker);
+    if (ours) return 1;
+    char **names;
+    int64_t n = text_source_list_folder(dir, NULL, &names); /* visible entries */
+    for (int64_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return n == 0;
+}
+
+/* Marks the temporary folder as annotate's, then renames it to OUT (an existing
+ * folder is replaced; main() checked that it may be). */
 static void commit_folder(const char *out) {
+    close_out(open_out(DATASET_MARKER), DATASET_MARKER);
     struct stat st;
     char *old = NULL;
     if (lstat(out, &st) == 0) {
@@ -729,7 +750,7 @@ static void commit_folder(const char *out) {
 
 int main(int argc, char **argv) {
     const cli_option opts[] = {
-        {"entities", OPT_STRING, &opt_entities, "FILE",
+        {"entities", OPT_INPUT, &opt_entities, "FILE",
          "entity list: name[<TAB>alias...] per line (schemas/names.md), or an entity2id.txt (or a dataset folder/archive holding one)", 0, 0},
         {"discover", OPT_FLAG, &opt_discover, NULL, "no entity list: discover the names in the text (capitalised names, acronyms) and write them to OUT/names.tsv", 0, 0},
         {"min-count", OPT_INT, &opt_dp.min_count, "N", "with --discover: occurrences a name needs", 1, 1e9},
@@ -742,10 +763,11 @@ int main(int argc, char **argv) {
         {"ignore-case", OPT_FLAG, &opt_ignore_case, NULL, "match names regardless of case (Unicode case folding)", 0, 0},
         {"min-mentions", OPT_INT, &opt_min_mentions, "N", "drop entities with fewer mentions (and their mentions)", 0, 1e9},
         {"max-words", OPT_INT, &opt_max_words, "N", "drop sentences of more than N words (tokens), as build-samples --max-words", 1, 100000},
-        {"classes", OPT_STRING, &opt_classes, "DIR", "folder of <class>.txt member lists (one name per line) -> gt/, query/", 0, 0},
+        {"classes", OPT_INPUT, &opt_classes, "DIR", "folder of <class>.txt member lists (one name per line) -> gt/, query/", 0, 0},
         {"queries", OPT_INT, &opt_queries, "N", "with --classes: seed sets of 3 per class", 0, 10000},
         {"seed-pool", OPT_INT, &opt_seed_pool, "N", "seeds come from the N most-mentioned members (0 = a third, at least 15)", 0, 1e9},
         {"seed", OPT_LONG, &opt_seed, "N", "random seed for the queries", 0, 0},
+        {"force", OPT_FLAG, &opt_force, NULL, "replace an existing --out folder that annotate did not write", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {
@@ -760,9 +782,12 @@ int main(int argc, char **argv) {
     if (opt_ids && !opt_lines) die_usage("--ids needs --lines");
     char *out_parent = parent_dir(opt_out);
     if (!is_dir(out_parent)) die_usage("--out: folder %s does not exist", out_parent);
-    struct stat st;
-    if (!is_archive_out(opt_out) && lstat(opt_out, &st) == 0 && !S_ISDIR(st.st_mode))
-        die_usage("--out %s exists and is not a folder", opt_out);
+    if (is_archive_out(opt_out)) paths_output(opt_out, "--out");
+    else paths_output_dir(opt_out, "--out");
+    paths_check(); /* never an input, nor a folder holding one, nor a non-regular file */
+    if (!is_archive_out(opt_out) && is_dir(opt_out) && !opt_force && !replaceable_folder(opt_out))
+        die_usage("--out %s is a folder with files annotate did not write (no %s in it): choose another folder, "
+                  "or pass --force to replace it", opt_out, DATASET_MARKER);
     run_begin(out_parent);
 
     if (opt_entities) load_entities(opt_entities);

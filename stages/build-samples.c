@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
     pairs_cli pc;
     pairs_cli_init(&pc);
     const cli_option opts[] = {
-        {"corpus", OPT_STRING, &corpus_path, "FILE", "corpus artifact from tokenize", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "output samples artifact (the pairs artifact with --contrastive)", 0, 0},
+        {"corpus", OPT_INPUT, &corpus_path, "FILE", "corpus artifact from tokenize", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "output samples artifact (the pairs artifact with --contrastive)", 0, 0},
         {"max-words", OPT_INT, &max_words, "N", "drop sentences of more than N words (official code: 150)", 1, 100000000},
         {"max-wordpieces", OPT_INT, &max_wp, "N", "drop samples of more than N wordpieces incl. [CLS]/[SEP]", 3, 65535},
         {"min-samples", OPT_INT, &min_samples, "N", "drop entities with fewer than N samples", 1, 1000000},

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/cli.h"
 #include "base/error.h"
@@ -18,9 +19,43 @@ static const char *db_path;
 
 static sqlite3_stmt *prepare(const char *sql) {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) return st;
+    int code = sqlite3_errcode(db);
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT || code == SQLITE_ERROR) /* ERROR: e.g. no such table */
         die_input(db_path, NULL, "not a ProbExpan catalog (%s)", sqlite3_errmsg(db));
-    return st;
+    die("cannot read the catalog %s: %s", db_path, sqlite3_errmsg(db));
+}
+
+/* Opens the catalog read-only. A catalog in WAL mode is read through a shared-memory
+ * file PATH-shm that SQLite creates beside it; in a folder this user cannot write,
+ * the database is opened as immutable instead when it has no pending write-ahead log
+ * (what every finished run leaves), else the real cause is reported. */
+static void open_catalog(void) {
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        die_input(db_path, NULL, "cannot open catalog: %s", sqlite3_errmsg(db));
+    sqlite3_busy_timeout(db, 30000);
+    int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) return;
+    char *wal = xasprintf("%s-wal", db_path);
+    struct stat st;
+    int pending = stat(wal, &st) == 0 && st.st_size > 0;
+    free(wal);
+    if (pending)
+        die("cannot read the catalog %s: %s — its folder is not writable, and SQLite must create %s-shm there "
+            "to read the runs still in %s-wal (make the folder writable, or copy the catalog elsewhere)",
+            db_path, sqlite3_errmsg(db), db_path, db_path);
+    sqlite3_close(db);
+    char *real = realpath(db_path, NULL);
+    if (!real) die_errno("cannot resolve %s", db_path);
+    size_t n = strlen(real);
+    char *uri = xmalloc(3 * n + 32), *u = stpcpy(uri, "file:");
+    for (size_t i = 0; i < n; i++) /* percent-escape what a URI path cannot hold */
+        u += strchr("%?#", real[i]) ? sprintf(u, "%%%02X", (unsigned char)real[i]) : (*u = real[i], 1);
+    strcpy(u, "?immutable=1");
+    free(real);
+    if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+        die("cannot read the catalog %s (its folder is not writable): %s", db_path, sqlite3_errmsg(db));
+    free(uri);
 }
 
 static const char *col(sqlite3_stmt *st, int i) {
@@ -162,9 +197,7 @@ int main(int argc, char **argv) {
     const char *cmd = argv[first];
     const char *env = getenv("PROBEXPAN_CATALOG");
     db_path = cli_catalog ? cli_catalog : env && *env ? env : "catalog.sqlite";
-    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-        die_input(db_path, NULL, "cannot open catalog: %s", sqlite3_errmsg(db));
-    sqlite3_busy_timeout(db, 30000);
+    open_catalog();
     int needs_arg = !strcmp(cmd, "show") || !strcmp(cmd, "lineage");
     if (nargs != 1 + needs_arg) die_usage("'%s' takes %s", cmd, needs_arg ? "one ARTIFACT" : "no argument");
     if (!strcmp(cmd, "ls")) cmd_ls();

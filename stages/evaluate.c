@@ -308,8 +308,8 @@ int main(int argc, char **argv) {
     int json = 0, per_class = 0;
     const char *format = "table";
     const cli_option opts[] = {
-        {"gt", OPT_STRING, &gt, "DATASET", "dataset folder/archive with gt/*.txt (default: the dataset each input's queries came from)", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "write a report artifact with every number", 0, 0},
+        {"gt", OPT_INPUT, &gt, "DATASET", "dataset folder/archive with gt/*.txt (default: the dataset each input's queries came from)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "write a report artifact with every number", 0, 0},
         {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables (= --format json)", 0, 0},
         {"format", OPT_STRING, &format, "table|tsv|json", "stdout: tables for a person, tsv (a row per run and class, every MAP@K) or the report as JSON", 0, 0},
         {"judged", OPT_STRING, &judged_path, "FILE", "score against your own judgements instead of gt/: ITEM<TAB>LABEL per line, ITEM an eid or a name, LABEL >= 1 = member (every class of the input)", 0, 0},

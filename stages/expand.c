@@ -52,10 +52,10 @@ int main(int argc, char **argv) {
     double w0 = 1, g = 2.5;
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
-        {"dists", OPT_STRING, &dists_path, "FILE", "entity distributions (a dists artifact, e.g. the ensemble)", 0, 0},
-        {"queries", OPT_STRING, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
+        {"dists", OPT_INPUT, &dists_path, "FILE", "entity distributions (a dists artifact, e.g. the ensemble)", 0, 0},
+        {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
         SEED_CLI_OPTIONS(seeds),
-        {"aliases", OPT_STRING, &aliases, "PATH", "more names for --seeds and query files: a names file (name<TAB>alias...) or a dataset (its aliases.txt)", 0, 0},
+        {"aliases", OPT_INPUT, &aliases, "PATH", "more names for --seeds and query files: a names file (name<TAB>alias...) or a dataset (its aliases.txt)", 0, 0},
         {"class", OPT_STRING, &class_name, "NAME", "class name recorded for --seeds", 0, 0},
         {"negative-seeds", OPT_STRING, &negatives, "LIST", "names or eids kept out of every result (comma-separated)", 0, 0},
         {"size", OPT_INT, &size, "N", "entities to add beyond the seeds (S_tgt = seeds + N)", 1, 100000},
@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
         {"official", OPT_FLAG, &official, NULL, "the official code's schedule: logz candidates, its window and anchor bands", 0, 0},
         {"names", OPT_FLAG, &names, NULL, "print the expanded lists with entity names on stdout (= --format text)", 0, 0},
         {"format", OPT_STRING, &format, "text|tsv|json", LIST_FORMAT_HELP, 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "output expansions artifact", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "output expansions artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"expand", "grow seed sets by window search over entity distributions",

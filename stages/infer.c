@@ -149,11 +149,11 @@ int main(int argc, char **argv) {
     int batch = 64;
     long max_per_entity = 0, seed = 1;
     const cli_option opts[] = {
-        {"model", OPT_STRING, &model, "DIR", "model directory (config.json, model.safetensors)", 0, 0},
+        {"model", OPT_INPUT, &model, "DIR", "model directory (config.json, model.safetensors)", 0, 0},
         {"ids", OPT_STRING, &ids, "FILE", "token-id lines ('-' = stdin); one JSON array of probabilities per line on stdout", 0, 0},
         {"batch", OPT_INT, &batch, "N", "sequences per forward pass (--ids mode)", 1, 65536},
-        {"samples", OPT_STRING, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
+        {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
         {"max-samples-per-entity", OPT_LONG, &max_per_entity, "N", "use at most N samples per entity, a seeded draw (0 = all)", 0, 1e12},
         {"seed", OPT_LONG, &seed, "N", "seed of the --max-samples-per-entity draw", 0, 9.2e18},
         {0}};

@@ -50,8 +50,8 @@ int main(int argc, char **argv) {
     c.idf_power = -1;
     long seed = (long)c.seed;
     const cli_option opts[] = {
-        {"samples", OPT_STRING, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "dists artifact to write", 0, 0},
+        {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "dists artifact to write", 0, 0},
         {"estimator", OPT_STRING, &estimator, "similarity|prediction", "similarity: softmax of PMI-profile cosines; prediction: leave-one-out P(entity | feature) mixture (pattern_model.h)", 0, 0},
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
         {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered (-1: 8 for similarity, 0 for prediction)", -1, PATTERN_SIDE},
@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
         {"prior-power", OPT_DOUBLE, &c.prior_power, "B", "prediction: divide r(e) by the model's mean prediction^B (0 = off)", 0, 10},
         {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
         {"seed", OPT_LONG, &seed, "N", "seed of the --feature-fraction subset", 0, 9.2e18},
-        {"pairs", OPT_STRING, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
+        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
         {"cl-steps", OPT_INT, &co.steps, "N", "--pairs: AdamW steps", 0, 1e6},
         {"cl-lr", OPT_DOUBLE, &co.lr, "LR", "--pairs: AdamW learning rate", 0, 100},
         {"cl-weight-decay", OPT_DOUBLE, &co.weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100},

@@ -33,14 +33,14 @@ int main(int argc, char **argv) {
     const char *format = NULL;
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
-        {"dists", OPT_STRING, &dists_path, "FILE", "the dists artifact the expansions were made with", 0, 0},
+        {"dists", OPT_INPUT, &dists_path, "FILE", "the dists artifact the expansions were made with", 0, 0},
         {"aggregate", OPT_STRING, &agg_name, "geo|sum", "geo: sqrt(1/i * 1/rank) (paper); sum: mu/i + 1/rank (official code)", 0, 0},
         {"mu", OPT_DOUBLE, &mu, "MU", "weight of the expansion order in --aggregate sum", 0, 1e9},
         ANCHOR_CLI_OPTIONS(aw),
         {"official", OPT_FLAG, &official, NULL, "the official code: --aggregate sum --mu 9 and its anchor bands 1600/900/600/150", 0, 0},
         {"names", OPT_FLAG, &names, NULL, "print the re-ranked lists with entity names on stdout (= --format text)", 0, 0},
         {"format", OPT_STRING, &format, "text|tsv|json", LIST_FORMAT_HELP, 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "output ranked artifact", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "output ranked artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"rerank", "re-rank expanded sets by KL rank and expansion order",

@@ -52,7 +52,8 @@ static int by_score(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void write_ensemble(const char *path, dists *d, model_row *m, int k, int top) {
+/* The ensemble artifact, complete but not committed. */
+static artifact_writer *ensemble_artifact(const char *path, dists *d, model_row *m, int k, int top) {
     dists_writer *w = dists_create(path, &d[0].ent);
     artifact_param_options(dists_artifact(w));
     for (int i = 0; i < k; i++)
@@ -81,15 +82,16 @@ static void write_ensemble(const char *path, dists *d, model_row *m, int k, int 
         progress_update(&pr, r + 1);
     }
     progress_end(&pr);
-    dists_commit(w);
     free(p);
     free(lp);
     free(sp);
     free(slp);
+    return dists_finish(w);
 }
 
-static void write_scores(const char *path, const char *queries, const char **classes, int nc, model_row *m, int k,
-                         int top) {
+/* The scores artifact, complete but not committed. */
+static artifact_writer *scores_artifact(const char *path, const char *queries, const char **classes, int nc,
+                                        model_row *m, int k, int top) {
     artifact_writer *w = artifact_create(path, SCORES_KIND, SCORES_SCHEMA);
     artifact_param_options(w);
     for (int i = 0; i < k; i++) artifact_add_input(w, m[i].path);
@@ -117,17 +119,17 @@ static void write_scores(const char *path, const char *queries, const char **cla
         if (m[i].selected) msgpack_pack_true(pk);
         else msgpack_pack_false(pk);
     }
-    artifact_commit(w);
+    return w;
 }
 
 int main(int argc, char **argv) {
     const char *queries = NULL, *ensemble = NULL, *out = NULL;
     int top = 2;
     const cli_option opts[] = {
-        {"queries", OPT_STRING, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
+        {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
         {"top", OPT_INT, &top, "K", "models to keep (the official code keeps 2 of 5)", 1, 100000},
-        {"ensemble", OPT_STRING, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact)", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "output scores artifact", 0, 0},
+        {"ensemble", OPT_OUTPUT, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "output scores artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"score-models", "rank models by seed consistency and average the best ones",
@@ -195,8 +197,9 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
 
-    write_scores(out, queries, classes, nc, m, k, top);
-    if (ensemble) write_ensemble(ensemble, d, m, k, top);
+    artifact_writer *outputs[2] = {scores_artifact(out, queries, classes, nc, m, k, top), NULL};
+    if (ensemble) outputs[1] = ensemble_artifact(ensemble, d, m, k, top);
+    artifact_commit_all(outputs, ensemble ? 2 : 1); /* both or neither */
     run_metric("models", k);
     run_metric("best_score", sorted[0]->score);
     char b1[32];

@@ -303,10 +303,10 @@ int main(int argc, char **argv) {
     const char *vocab_path = NULL, *out = NULL, *vocab_out = NULL;
     int lines = 0, special = 0, plain_specials = 0, whole_words = 0, learn = 0;
     const cli_option opts[] = {
-        {"vocab", OPT_STRING, &vocab_path, "FILE", "WordPiece vocabulary (vocab.txt, line i = id i)", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "output corpus artifact", 0, 0},
+        {"vocab", OPT_INPUT, &vocab_path, "FILE", "WordPiece vocabulary (vocab.txt, line i = id i)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "output corpus artifact", 0, 0},
         {"learn-vocab", OPT_INT, &learn, "N", "learn a WordPiece vocabulary of at most N tokens from the sentences instead of --vocab", 0, 10000000},
-        {"vocab-out", OPT_STRING, &vocab_out, "FILE", "where --learn-vocab writes vocab.txt (default: vocab.txt beside --out)", 0, 0},
+        {"vocab-out", OPT_OUTPUT, &vocab_out, "FILE", "where --learn-vocab writes vocab.txt (default: vocab.txt beside --out)", 0, 0},
         {"whole-words", OPT_FLAG, &whole_words, NULL, "official ProbExpan encoding: look each lowercased word up whole, [UNK] when absent (no WordPiece split)", 0, 0},
         {"no-special-literals", OPT_FLAG, &plain_specials, NULL, "treat [CLS] [SEP] [MASK] [PAD] [UNK] in the text as plain text", 0, 0},
         {"lines", OPT_FLAG, &lines, NULL, "read text lines on stdin, write space-separated ids per line on stdout", 0, 0},

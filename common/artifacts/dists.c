@@ -19,6 +19,8 @@ struct dists_writer {
 dists_writer *dists_create(const char *path, const entity_table *t) {
     dists_writer *w = xcalloc(1, sizeof *w);
     w->a = artifact_create(path, DISTS_KIND, DISTS_SCHEMA);
+    /* at the end both matrices are in the file and the second one also in the scratch file */
+    artifact_require_space(w->a, 3 * artifact_matrix_size(t->n, t->n));
     w->ent.n = t->n;
     w->ent.eid = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
     w->ent.name = xmalloc(sizeof(char *) * (size_t)(t->n + 1));
@@ -55,7 +57,7 @@ void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_
     w->rows_done++;
 }
 
-void dists_commit(dists_writer *w) {
+artifact_writer *dists_finish(dists_writer *w) {
     if (w->rows_done < 0) start_rows(w);
     if (w->rows_done != w->ent.n)
         die("internal: dists: %lld of %lld rows written", (long long)w->rows_done, (long long)w->ent.n);
@@ -69,10 +71,13 @@ void dists_commit(dists_writer *w) {
     }
     free(row);
     fclose(w->scratch);
-    artifact_commit(w->a);
+    artifact_writer *a = w->a;
     entity_table_free(&w->ent);
     free(w);
+    return a;
 }
+
+void dists_commit(dists_writer *w) { artifact_commit(dists_finish(w)); }
 
 /* ---------------- reading ---------------- */
 

@@ -8,7 +8,8 @@
  * Writing streams: rows are given in row order, one entity at a time (both rows
  * together); memory stays O(V_e). The mean_log_prob rows wait in an unlinked
  * scratch file beside the output until dists_commit() appends them after the
- * mean_prob matrix. Reading maps both matrices; nothing is copied. */
+ * mean_prob matrix, so a writer needs 1.5 times the artifact's size free on the output's
+ * file system; dists_create() checks that up front. Reading maps both matrices; nothing is copied. */
 #ifndef PROBEXPAN_DISTS_H
 #define PROBEXPAN_DISTS_H
 
@@ -33,6 +34,9 @@ artifact_writer *dists_artifact(dists_writer *w);
 void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_log_prob);
 /* Appends the mean_log_prob matrix and commits (dies unless all rows were written). */
 void dists_commit(dists_writer *w);
+/* The same without the commit: returns the complete artifact for artifact_commit_all
+ * (outputs committed together); frees w. */
+artifact_writer *dists_finish(dists_writer *w);
 
 /* ---------------- reading ---------------- */
 

@@ -89,9 +89,9 @@ void pairs_cli_init(pairs_cli *p);
 
 #define PAIRS_OPTIONS(p)                                                                                   \
     {"contrastive", OPT_FLAG, &(p).contrastive, NULL, "build the contrastive `pairs` artifact from a ranking instead (needs --ranked --queries --samples)", 0, 0}, \
-    {"ranked", OPT_STRING, &(p).ranked, "FILE", "--contrastive: ranked artifact of the previous phase (rerank)", 0, 0}, \
-    {"queries", OPT_STRING, &(p).queries, "DATA", "--contrastive: dataset (folder or archive) whose query/ the ranking answered", 0, 0}, \
-    {"samples", OPT_STRING, &(p).samples, "FILE", "--contrastive: samples artifact the ranking's models were trained on", 0, 0}, \
+    {"ranked", OPT_INPUT, &(p).ranked, "FILE", "--contrastive: ranked artifact of the previous phase (rerank)", 0, 0}, \
+    {"queries", OPT_INPUT, &(p).queries, "DATA", "--contrastive: dataset (folder or archive) whose query/ the ranking answered", 0, 0}, \
+    {"samples", OPT_INPUT, &(p).samples, "FILE", "--contrastive: samples artifact the ranking's models were trained on", 0, 0}, \
     {"preset", OPT_STRING, &(p).preset, "wiki|apr|se2", "--contrastive: paper Table 6 column for the thresholds", 0, 0}, \
     {"thr-pos", OPT_INT, &(p).thr_pos, "N", "--contrastive: E_pos = seeds + ranks 1..N-1 (-1: preset, wiki 12)", -1, 1000000000}, \
     {"l-neg", OPT_INT, &(p).l_neg, "N", "--contrastive: E_neg = ranks in (L_neg, U_neg) (-1: preset, wiki 170)", -1, 1000000000}, \

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/paths.h"
 
 extern void openblas_set_num_threads(int num_threads);
 
@@ -37,14 +38,17 @@ static void print_default(const cli_option *o) {
     case OPT_INT: printf(" (default: %d)", *(int *)o->dest); break;
     case OPT_LONG: printf(" (default: %ld)", *(long *)o->dest); break;
     case OPT_DOUBLE: printf(" (default: %g)", *(double *)o->dest); break;
-    case OPT_STRING: {
+    case OPT_STRING:
+    case OPT_INPUT:
+    case OPT_OUTPUT:
+    case OPT_OUTPUT_DIR: {
         const char *s = *(const char **)o->dest;
         if (s) printf(" (default: %s)", s);
         break;
     }
     case OPT_LIST: printf(" (repeatable)"); break;
     }
-    if (o->type != OPT_FLAG && o->type != OPT_STRING && o->type != OPT_LIST && o->min != o->max)
+    if ((o->type == OPT_INT || o->type == OPT_LONG || o->type == OPT_DOUBLE) && o->min != o->max)
         printf(" [%g..%g]", o->min, o->max);
 }
 
@@ -79,7 +83,10 @@ static void set_option(const cli_option *o, const char *val) {
     double d = 0;
     switch (o->type) {
     case OPT_FLAG: *(int *)o->dest = 1; return;
-    case OPT_STRING: *(const char **)o->dest = val; return;
+    case OPT_STRING:
+    case OPT_INPUT:
+    case OPT_OUTPUT:
+    case OPT_OUTPUT_DIR: *(const char **)o->dest = val; return;
     case OPT_LIST: {
         cli_list *l = o->dest;
         l->v = xrealloc(l->v, sizeof *l->v * (size_t)(l->n + 1));
@@ -140,12 +147,36 @@ void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx) {
         case OPT_FLAG: case OPT_INT: v.i = *(int *)o->dest; break;
         case OPT_LONG: v.i = *(long *)o->dest; break;
         case OPT_DOUBLE: v.d = *(double *)o->dest; break;
+        case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: v.type = OPT_STRING; /* a path is a string */
+            /* fall through */
         case OPT_STRING: v.s = *(const char **)o->dest; break;
         case OPT_LIST: v.list = o->dest; break;
         }
-        if ((o->type == OPT_STRING && !v.s) || (o->type == OPT_LIST && !v.list->n)) continue;
+        if ((v.type == OPT_STRING && !v.s) || (v.type == OPT_LIST && !v.list->n)) continue;
         fn(ctx, &v);
     }
+}
+
+/* Declares the path options that were given and the positional inputs, then checks them. */
+static void declare_paths(const cli_option *opts, char **positional, int npos) {
+    for (const cli_option *o = opts; o && o->name; o++) {
+        int is_path = o->type == OPT_INPUT || o->type == OPT_OUTPUT || o->type == OPT_OUTPUT_DIR;
+        const char *v = is_path ? *(const char **)o->dest : NULL;
+        if (!v) continue;
+        char what[80];
+        snprintf(what, sizeof what, "--%s", o->name);
+        if (o->type == OPT_INPUT) paths_input(v, what);
+        else if (o->type == OPT_OUTPUT) paths_output(v, what);
+        else paths_output_dir(v, what);
+    }
+    for (int k = 0; k < npos; k++) {
+        const char *p = positional[k], *eq = strchr(p, '=');
+        if (eq && access(p, F_OK) != 0) p = eq + 1;
+        char what[32];
+        snprintf(what, sizeof what, "argument %d", k + 1);
+        paths_input(p, what);
+    }
+    paths_check();
 }
 
 int cli_parse(const cli_spec *spec, int argc, char **argv) {
@@ -178,6 +209,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv) {
     for (; i < argc; i++) positional[npos++] = argv[i];
     if (spec->max_args != CLI_ANY_ARGS && npos > spec->max_args)
         die_usage("unexpected argument '%s' (try '%s --help')", positional[spec->max_args], spec->name);
+    declare_paths(spec->options, positional, npos);
     int first = argc - npos;
     for (int k = 0; k < npos; k++) argv[first + k] = positional[k];
     free(positional);

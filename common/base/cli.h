@@ -7,7 +7,10 @@
 #ifndef PROBEXPAN_CLI_H
 #define PROBEXPAN_CLI_H
 
-typedef enum { OPT_FLAG, OPT_INT, OPT_LONG, OPT_DOUBLE, OPT_STRING, OPT_LIST } cli_opt_type;
+/* OPT_INPUT, OPT_OUTPUT (a file) and OPT_OUTPUT_DIR (a folder written into) are string options
+ * holding paths: cli_parse declares them to base/paths.h and checks them (an output
+ * never replaces an input, the catalog or a non-regular file; exit 2 before any work). */
+typedef enum { OPT_FLAG, OPT_INT, OPT_LONG, OPT_DOUBLE, OPT_STRING, OPT_LIST, OPT_INPUT, OPT_OUTPUT, OPT_OUTPUT_DIR } cli_opt_type;
 
 /* Destination of an OPT_LIST option: every occurrence appends its value, in
  * command-line order (values point into argv; the array is malloc'd). */
@@ -45,8 +48,10 @@ extern const char *cli_catalog;  /* NULL = default beside the output */
 
 /* Parses argv; returns the index of the first positional argument (argv is
  * permuted so positionals come last). Handles --help (exit 0) and errors (exit 2),
- * among them more positional arguments than spec->max_args.
- * Also sets the OpenBLAS thread count. Records argv for the catalog. */
+ * among them more positional arguments than spec->max_args. Positional arguments
+ * are input paths ("LABEL=PATH": PATH when the whole is no file); with the path
+ * options they go through paths_check(). Also sets the OpenBLAS thread count.
+ * Records argv for the catalog. */
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 
 /* One option of the program's table with its value after cli_parse, for recording the run
@@ -56,7 +61,7 @@ typedef struct {
     cli_opt_type type;
     long long i;          /* FLAG (0/1), INT, LONG */
     double d;             /* DOUBLE */
-    const char *s;        /* STRING */
+    const char *s;        /* STRING (also the path types, reported as STRING) */
     const cli_list *list; /* LIST */
 } cli_value;
 /* Calls fn for each option of the table given to cli_parse (not the global ones), in table

@@ -16,6 +16,7 @@
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "base/paths.h"
 
 typedef struct { char *key, *text; double value; int is_text; } kv;
 typedef struct {
@@ -57,6 +58,14 @@ static void utc_now(char out[32]) {
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* --catalog, else $PROBEXPAN_CATALOG, else catalog.sqlite in `dir` (malloc'd). */
+static char *catalog_path_in(const char *dir) {
+    const char *env = getenv("PROBEXPAN_CATALOG");
+    if (cli_catalog) return xstrdup(cli_catalog);
+    if (env && *env) return xstrdup(env);
+    return xasprintf("%s/catalog.sqlite", dir);
+}
+
 static void at_exit_ok(void) { run_finish(0); }
 static void at_die(int code) { run_finish(code); }
 
@@ -82,6 +91,9 @@ void run_begin(const char *default_dir) {
     cli_each_value(param_option, NULL);
     run.active = 1;
     run.default_dir = xstrdup(default_dir ? default_dir : ".");
+    char *db = catalog_path_in(run.default_dir); /* where the catalog goes unless outputs say otherwise */
+    paths_check_catalog(db);
+    free(db);
     utc_now(run.started);
     run.t0 = now_seconds();
     error_set_exit_hook(at_die);
@@ -120,20 +132,12 @@ void run_add_output(const char *path, const char *kind, int schema, unsigned lon
 
 const char *catalog_path(void) {
     if (run.db_path) return run.db_path;
-    const char *env = getenv("PROBEXPAN_CATALOG");
-    if (cli_catalog) run.db_path = xstrdup(cli_catalog);
-    else if (env && *env) run.db_path = xstrdup(env);
-    else {
-        char *dir;
-        if (run.noutputs) {
-            char *copy = xstrdup(run.outputs[0].path);
-            dir = xstrdup(dirname(copy));
-            free(copy);
-        } else {
-            dir = xstrdup(run.default_dir ? run.default_dir : ".");
-        }
-        run.db_path = xasprintf("%s/catalog.sqlite", dir);
-        free(dir);
+    if (run.noutputs) {
+        char *copy = xstrdup(run.outputs[0].path);
+        run.db_path = catalog_path_in(dirname(copy));
+        free(copy);
+    } else {
+        run.db_path = catalog_path_in(run.default_dir ? run.default_dir : ".");
     }
     return run.db_path;
 }

@@ -331,6 +331,8 @@ static int read_lines(const char *dataset_path, const char *name, dataset_line_f
     if (stat(dataset_path, &st) != 0)
         die_input(dataset_path, NULL, "cannot open dataset: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) return read_folder(dataset_path, name, fn, begin, ctx);
+    if (!S_ISREG(st.st_mode)) /* a FIFO would block the archive reader */
+        die_input(dataset_path, NULL, "not a dataset folder or archive (not a regular file)");
     return read_archive_members(dataset_path, name, fn, begin, ctx);
 }
 

@@ -1,12 +1,14 @@
 /* queries: seed sets from datasets, query files and name lists, as dists rows. */
 #include "dataset/queries.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/error.h"
+#include "base/paths.h"
 #include "base/log.h"
 #include "dataset/names_file.h"
 
@@ -122,8 +124,8 @@ static void load_dataset(query_list *ql, const char *path, const dists *d) {
 }
 
 static void load_file(query_list *ql, const char *path, const dists *d, const name_index *names) {
-    FILE *f = fopen(path, "r");
-    if (!f) die_input(path, NULL, "cannot open query file");
+    FILE *f = paths_fopen_input(path);
+    if (!f) die_input(path, NULL, "cannot open query file: %s", strerror(errno));
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     char *cls = xstrdup(base);

@@ -48,7 +48,7 @@ typedef struct {
 #define SEED_CLI_OPTIONS(si)                                                                                  \
     {"seeds", OPT_STRING, &(si).list, "LIST", "seed names, aliases or eids, comma-separated", 0, 0},          \
     {"seed", OPT_LIST, &(si).names, "NAME", "one seed name, alias or eid (may contain commas)", 0, 0},        \
-    {"seeds-file", OPT_STRING, &(si).file, "FILE", "seed names, aliases or eids, one per line", 0, 0}
+    {"seeds-file", OPT_INPUT, &(si).file, "FILE", "seed names, aliases or eids, one per line", 0, 0}
 int seed_input_given(const seed_input *si);
 /* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
 int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n);

@@ -18,6 +18,8 @@
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "base/error.h"
+#include "base/outfile.h"
+#include "base/paths.h"
 #include "base/sha256.h"
 
 #define ROW_ALIGN 64
@@ -26,8 +28,9 @@
 /* ======================= writing ======================= */
 
 struct artifact_writer {
-    char *path, *tmp, *kind;
+    char *path, *kind;
     int schema;
+    outfile *out;
     FILE *f;
     sha256_ctx sha;
     uint64_t bytes;
@@ -45,7 +48,7 @@ struct artifact_writer {
 
 static int write_cb(void *data, const char *buf, size_t len) {
     artifact_writer *w = data;
-    if (len && fwrite(buf, 1, len, w->f) != len) die_errno("%s: write failed", w->tmp);
+    if (len && fwrite(buf, 1, len, w->f) != len) die_errno("%s: write failed", outfile_temp(w->out));
     sha256_update(&w->sha, buf, len);
     w->bytes += len;
     return 0;
@@ -64,14 +67,8 @@ artifact_writer *artifact_create(const char *path, const char *kind, int schema)
     w->path = xstrdup(path);
     w->kind = xstrdup(kind);
     w->schema = schema;
-    w->tmp = xasprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(w->tmp);
-    if (fd < 0) die_errno("cannot create %s", w->tmp);
-    tempfile_register(w->tmp);
-    fchmod(fd, 0644);
-    w->f = fdopen(fd, "wb");
-    if (!w->f) die_errno("fdopen %s", w->tmp);
-    setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+    w->out = outfile_open(path);
+    w->f = outfile_stream(w->out);
     sha256_init(&w->sha);
     msgpack_packer_init(&w->pk, w, write_cb);
     msgpack_sbuffer_init(&w->params);
@@ -126,7 +123,7 @@ void artifact_param_options(artifact_writer *w) { cli_each_value(param_option, w
 static char *peek_kind(const char *path) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return xstrdup("dir");
-    FILE *f = fopen(path, "rb");
+    FILE *f = paths_fopen_input(path);
     if (!f) return xstrdup("file");
     char buf[4096];
     size_t n = fread(buf, 1, sizeof buf, f);
@@ -179,7 +176,7 @@ static void dir_sha256_hex(const char *path, char out[65]) {
 void file_sha256_hex(const char *path, char out[65]) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { dir_sha256_hex(path, out); return; }
-    FILE *f = fopen(path, "rb");
+    FILE *f = paths_fopen_input(path);
     if (!f) die_errno("cannot open %s", path);
     sha256_ctx c;
     sha256_init(&c);
@@ -280,13 +277,15 @@ void artifact_matrix_row(artifact_writer *w, const float *row) {
     w->matrix_rows_left--;
 }
 
-void artifact_commit(artifact_writer *w) {
-    if (w->matrix_rows_left) die("internal: artifact %s: %lld matrix rows missing", w->path, (long long)w->matrix_rows_left);
-    write_header(w);
-    if (fflush(w->f) || fsync(fileno(w->f))) die_errno("cannot write %s", w->tmp);
-    if (fclose(w->f)) die_errno("cannot close %s", w->tmp);
-    if (rename(w->tmp, w->path)) die_errno("cannot rename %s to %s", w->tmp, w->path);
-    tempfile_unregister(w->tmp);
+uint64_t artifact_matrix_size(int64_t rows, int64_t cols) {
+    uint64_t stride = ((uint64_t)cols * 4 + BIN32_HEADER + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+    return (uint64_t)rows * stride + 2 * ROW_ALIGN; /* + descriptor and pad, roughly */
+}
+
+void artifact_require_space(const artifact_writer *w, uint64_t bytes) { outfile_require_space(w->out, bytes); }
+
+/* After the files are in place: the catalog record, then the writer's memory. */
+static void record_and_free(artifact_writer *w) {
     char sha[65];
     sha256_final_hex(&w->sha, sha);
     char *real = realpath(w->path, NULL);
@@ -303,10 +302,24 @@ void artifact_commit(artifact_writer *w) {
     free(w->input_sha);
     msgpack_sbuffer_destroy(&w->params);
     free(w->path);
-    free(w->tmp);
     free(w->kind);
     free(w);
 }
+
+void artifact_commit_all(artifact_writer *const *w, int n) {
+    outfile **out = xmalloc(sizeof *out * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        if (w[i]->matrix_rows_left)
+            die("internal: artifact %s: %lld matrix rows missing", w[i]->path, (long long)w[i]->matrix_rows_left);
+        write_header(w[i]);
+        out[i] = w[i]->out;
+    }
+    outfile_commit_all(out, n);
+    free(out);
+    for (int i = 0; i < n; i++) record_and_free(w[i]);
+}
+
+void artifact_commit(artifact_writer *w) { artifact_commit_all(&w, 1); }
 
 /* ======================= reading ======================= */
 
@@ -453,10 +466,10 @@ const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map
 artifact_reader *artifact_open(const char *path, const char *kind, int max_schema) {
     artifact_reader *r = xcalloc(1, sizeof *r);
     r->path = xstrdup(path);
-    int fd = open(path, O_RDONLY);
+    int fd = paths_open_input(path);
     if (fd < 0) die_input(path, NULL, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) die_input(path, NULL, "not a regular file");
+    if (fstat(fd, &st)) die_input(path, NULL, "cannot stat: %s", strerror(errno));
     if (st.st_size == 0) die_input(path, "byte 0", "empty file, expected a ProbExpan artifact header");
     r->size = (size_t)st.st_size;
     void *m = mmap(NULL, r->size, PROT_READ, MAP_SHARED, fd, 0);

@@ -8,7 +8,8 @@
  * offset and is read through mmap without parsing anything else.
  *
  * Writers write to "PATH.tmp.XXXXXX" in the target directory and rename on
- * artifact_commit(); a failure (die*) unlinks the temporary file. Readers mmap
+ * artifact_commit() (base/outfile.h: the target is checked first, never an input
+ * or a non-regular file); a failure (die*) unlinks the temporary file. Readers mmap
  * the file, check format/kind/schema, and report every defect with exit 3 naming
  * the file and byte offset (die_input). */
 #ifndef PROBEXPAN_ARTIFACT_H
@@ -46,6 +47,14 @@ void artifact_matrix_row(artifact_writer *w, const float *row);
 uint64_t artifact_bytes(const artifact_writer *w);
 /* Flush, fsync, rename to the final path, record the output for the catalog. */
 void artifact_commit(artifact_writer *w);
+/* Commits several artifacts together: every file is complete before any is renamed,
+ * so a failure leaves none of them (base/outfile.h). */
+void artifact_commit_all(artifact_writer *const *w, int n);
+/* Bytes of the rows of a rows x cols row matrix (plus its descriptor), for
+ * artifact_require_space. */
+uint64_t artifact_matrix_size(int64_t rows, int64_t cols);
+/* Dies (exit 1) unless the output's file system has `bytes` free, saying how much is needed. */
+void artifact_require_space(const artifact_writer *w, uint64_t bytes);
 
 /* Packing helpers for payload code. */
 void mp_str(msgpack_packer *pk, const char *s);

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/outfile.h"
+#include "base/paths.h"
 #include "nn/tensor_ops.h"
 
 static const char *const dtype_names[] = {"F64", "F32", "F16", "BF16", "I64",
@@ -29,7 +31,7 @@ static int dtype_parse(const char *s) {
 void st_open(safetensors *st, const char *path) {
     memset(st, 0, sizeof *st);
     st->path = xstrdup(path);
-    int fd = open(path, O_RDONLY);
+    int fd = paths_open_input(path);
     if (fd < 0) die_errno("cannot open %s", path);
     struct stat sb;
     if (fstat(fd, &sb) < 0) die_errno("cannot stat %s", path);
@@ -184,19 +186,15 @@ void st_write(const char *path, const st_entry *e, int n, const char *metadata_j
     char *hdr = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(root);
     size_t hl = strlen(hdr), padded = (hl + 7) / 8 * 8;
-    char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-    tempfile_register(tmp);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) die_errno("cannot create %s", tmp);
+    outfile *o = outfile_open(path);
+    FILE *f = outfile_stream(o);
     uint8_t len8[8];
     for (int i = 0; i < 8; i++) len8[i] = (uint8_t)((uint64_t)padded >> (8 * i));
     int ok = fwrite(len8, 1, 8, f) == 8 && fwrite(hdr, 1, hl, f) == hl;
     for (size_t i = hl; ok && i < padded; i++) ok = fputc(' ', f) != EOF;
     for (int i = 0; ok && i < n; i++) ok = fwrite(e[i].data, 1, nb[i], f) == nb[i];
-    if (!ok || fflush(f) || fsync(fileno(f)) || fclose(f)) die_errno("cannot write %s", tmp);
-    if (rename(tmp, path)) die_errno("cannot rename %s to %s", tmp, path);
-    tempfile_unregister(tmp);
-    free(tmp);
+    if (!ok) die_errno("cannot write %s", outfile_temp(o));
+    outfile_commit(o);
     free(hdr);
     free(nb);
 }

@@ -65,10 +65,10 @@ void trainer_opts_init(trainer_opts *o);
 
 /* The shared command-line options, for a stage's cli_option table. */
 #define TRAINER_OPTIONS(o)                                                                              \
-    {"samples", OPT_STRING, &(o).samples, "FILE", "samples artifact (build-samples)", 0, 0},            \
-    {"model", OPT_STRING, &(o).model, "DIR", "pretrained encoder, HF directory (config.json, model.safetensors, vocab.txt)", 0, 0}, \
-    {"config", OPT_STRING, &(o).config, "FILE", "config.json: train from scratch, random init (std 0.02)", 0, 0}, \
-    {"out", OPT_STRING, &(o).out, "DIR", "output folder: epoch-N/ checkpoints and final -> last epoch", 0, 0}, \
+    {"samples", OPT_INPUT, &(o).samples, "FILE", "samples artifact (build-samples)", 0, 0},            \
+    {"model", OPT_INPUT, &(o).model, "DIR", "pretrained encoder, HF directory (config.json, model.safetensors, vocab.txt)", 0, 0}, \
+    {"config", OPT_INPUT, &(o).config, "FILE", "config.json: train from scratch, random init (std 0.02)", 0, 0}, \
+    {"out", OPT_OUTPUT_DIR, &(o).out, "DIR", "output folder: epoch-N/ checkpoints and final -> last epoch", 0, 0}, \
     {"frozen-layers", OPT_INT, &(o).frozen, "F", "frozen bottom layers (-1: layers-1 with --model, 0 with --config)", -1, 4096}, \
     {"epochs", OPT_INT, &(o).epochs, "N", "training epochs", 1, 1000000},                               \
     {"batch", OPT_INT, &(o).batch, "N", "samples per optimizer step", 1, 1000000},                      \
@@ -76,7 +76,7 @@ void trainer_opts_init(trainer_opts *o);
     {"smoothing", OPT_DOUBLE, &(o).smoothing, "ETA", "label smoothing eta", 0, 0.999999},               \
     {"samples-per-entity", OPT_STRING, &(o).per_entity, "N|avg|all", "samples drawn per entity and epoch (all: each of its samples once)", 0, 0}, \
     {"seed", OPT_LONG, &(o).seed, "N", "random seed (init, sampling, shuffling)", 0, 9.2e18},           \
-    {"cache", OPT_STRING, &(o).cache, "PATH", "frozen-prefix cache, shared by models on the same samples+encoder+F (default: OUT/prefix-cache.mp)", 0, 0}, \
+    {"cache", OPT_OUTPUT, &(o).cache, "PATH", "frozen-prefix cache, shared by models on the same samples+encoder+F (default: OUT/prefix-cache.mp)", 0, 0}, \
     {"cache-dtype", OPT_STRING, &(o).cache_dtype, "f16|bf16", "storage of a newly built cache", 0, 0}, \
     {"resume", OPT_FLAG, &(o).resume, NULL, "continue from the last complete epoch in OUT", 0, 0}
 

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/paths.h"
+#include "base/outfile.h"
 #include "base/parallel.h"
 #include "format/safetensors.h"
 #include "nn/tensor_ops.h"
@@ -30,11 +32,11 @@ static int cfg_int(json_t *o, const char *path, const char *key, int def, int re
 
 void bert_config_load(bert_config *c, const char *path) {
     json_error_t err;
-    json_t *o = json_load_file(path, 0, &err);
+    FILE *f = paths_fopen_input(path);
+    if (!f) die_errno("cannot open %s", path);
+    json_t *o = json_loadf(f, 0, &err);
+    fclose(f);
     if (!o) {
-        FILE *f = fopen(path, "r");
-        if (!f) die_errno("cannot open %s", path);
-        fclose(f);
         char where[32];
         snprintf(where, sizeof where, "line %d", err.line);
         die_input(path, where, "expected a JSON object (%s)", err.text);
@@ -111,13 +113,10 @@ void bert_config_save(const bert_config *c, const char *path) {
     json_object_set_new(p, "proj_hidden", json_integer(c->proj_hidden));
     json_object_set_new(p, "proj_out", json_integer(c->proj_out));
     json_object_set_new(o, "probexpan", p);
-    char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-    tempfile_register(tmp);
-    if (json_dump_file(o, tmp, JSON_INDENT(2) | JSON_SORT_KEYS))
-        die_errno("cannot write %s", tmp);
-    if (rename(tmp, path)) die_errno("cannot rename %s to %s", tmp, path);
-    tempfile_unregister(tmp);
-    free(tmp);
+    outfile *out = outfile_open(path);
+    if (json_dumpf(o, outfile_stream(out), JSON_INDENT(2) | JSON_SORT_KEYS))
+        die_errno("cannot write %s", outfile_temp(out));
+    outfile_commit(out);
     json_decref(o);
 }
 

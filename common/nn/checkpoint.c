@@ -9,24 +9,21 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/outfile.h"
+#include "base/paths.h"
 
 static void copy_file(const char *src, const char *dst) {
-    FILE *in = fopen(src, "rb");
+    FILE *in = paths_fopen_input(src);
     if (!in) die_errno("cannot open %s", src);
-    char *tmp = xasprintf("%s.tmp.%d", dst, (int)getpid());
-    tempfile_register(tmp);
-    FILE *out = fopen(tmp, "wb");
-    if (!out) die_errno("cannot create %s", tmp);
+    outfile *o = outfile_open(dst);
+    FILE *out = outfile_stream(o);
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n) die_errno("cannot write %s", tmp);
+        if (fwrite(buf, 1, n, out) != n) die_errno("cannot write %s", outfile_temp(o));
     if (ferror(in)) die_errno("cannot read %s", src);
     fclose(in);
-    if (fflush(out) || fclose(out)) die_errno("cannot write %s", tmp);
-    if (rename(tmp, dst)) die_errno("cannot rename %s to %s", tmp, dst);
-    tempfile_unregister(tmp);
-    free(tmp);
+    outfile_commit(o);
 }
 
 void checkpoint_save(const char *dir, const bert_config *cfg, const char *vocab_path,

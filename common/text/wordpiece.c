@@ -10,6 +10,8 @@
 #include <utf8proc.h>
 
 #include "base/error.h"
+#include "base/paths.h"
+#include "base/outfile.h"
 
 static const char *const special_literal[5] = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
 
@@ -33,7 +35,7 @@ static void vocab_index(wp_vocab *v) {
 
 void wp_vocab_load(wp_vocab *v, const char *path) {
     memset(v, 0, sizeof *v);
-    FILE *f = fopen(path, "rb");
+    FILE *f = paths_fopen_input(path);
     if (!f) die_input(path, NULL, "cannot open vocabulary: %s", strerror(errno));
     char *line = NULL;
     size_t cap = 0, tcap = 0;
@@ -70,15 +72,11 @@ void wp_vocab_free(wp_vocab *v) {
 }
 
 void wp_vocab_write(const wp_vocab *v, const char *path) {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    tempfile_register(tmp);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) die_errno("cannot create %s", tmp);
+    outfile *o = outfile_open(path);
+    FILE *f = outfile_stream(o);
     for (int32_t i = 0; i < v->n; i++) fprintf(f, "%s\n", v->tok[i]);
-    if (fflush(f) || ferror(f) || fclose(f)) die_errno("cannot write %s", tmp);
-    if (rename(tmp, path)) die_errno("cannot rename %s to %s", tmp, path);
-    tempfile_unregister(tmp);
-    free(tmp);
+    if (ferror(f)) die_errno("cannot write %s", outfile_temp(o));
+    outfile_commit(o);
 }
 
 int32_t wp_vocab_id(const wp_vocab *v, const char *tok, size_t len) { return (int32_t)strmap_get(&v->map, tok, len); }
