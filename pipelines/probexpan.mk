@@ -25,6 +25,17 @@ DATA   ?= $(error set DATA to a dataset folder or archive)
 RUN    ?= runs/$(basename $(basename $(notdir $(DATA))))
 BIN    ?= bin
 MODEL  ?=
+# Paths are one word of plain characters: make splits words on whitespace and gives
+# meaning to # $ % : , = ( ), the shell to quotes, globs and the rest. Anything else
+# stops the pipeline before a recipe runs (a RUN of "/x/victim dir" would otherwise
+# make `rm -rf` see two paths).
+path_chars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 . _ - / + @
+strip_chars = $(if $(2),$(call strip_chars,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+check_path = $(if $(or $(filter-out 1,$(words $($(1)))),$(call strip_chars,$($(1)),$(path_chars))),$(error $(1)='$($(1))': use a path of letters, digits and . _ - / + @ only (no whitespace, quotes or shell/make characters)))
+$(call check_path,RUN)
+$(call check_path,DATA)
+$(call check_path,BIN)
+$(if $(strip $(MODEL)),$(call check_path,MODEL))
 ENCODER ?= patterns
 ifneq ($(strip $(MODEL)),)
 override ENCODER := bert
@@ -95,9 +106,16 @@ opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
 .DELETE_ON_ERROR:
 .SECONDARY:
 
+# ---- the run folder: created by the pipeline, which marks it so clean-run can tell ----
+RUN_MARKER := $(RUN)/.probexpan-run
+$(RUN_MARKER):
+	@if [ -d '$(RUN)' ] && [ -n "$$(ls -A '$(RUN)')" ]; then \
+	  echo "probexpan.mk: RUN=$(RUN) holds files this pipeline did not write (no .probexpan-run in it): choose a new or empty folder (for a run of an older version: touch $(RUN_MARKER))" >&2; exit 1; fi
+	@mkdir -p '$(RUN)' && : > '$@'
+
 # ---- parameter stamps: a file per variable group, rewritten only when it changes ----
 define stamp
-$(RUN)/params-$(1).txt: FORCE
+$(RUN)/params-$(1).txt: FORCE | $(RUN_MARKER)
 	@mkdir -p $(RUN)
 	@printf '%s\n' $(2) > $$@.new
 	@if cmp -s $$@.new $$@; then rm $$@.new; else mv $$@.new $$@; fi
@@ -221,5 +239,8 @@ ablation: $(foreach v,$(VARIANTS),$(RUN)/$(v)/ranked.mp)
 SHOW ?= $(DEFAULT_VARIANT)
 show: $(RUN)/$(SHOW)/ranked.mp
 	$(EVALUATE) --quiet --gt $(DATA) --show 3 --show-top 15 ProbExpan-$(SHOW)=$<
+# deletes RUN only when the pipeline created it (its marker is there) and it is no symlink
 clean-run:
-	rm -rf $(RUN)
+	@if [ ! -e '$(RUN)' ]; then echo "clean-run: $(RUN) does not exist"; \
+	elif [ -d '$(RUN)' ] && [ ! -L '$(RUN)' ] && [ -f '$(RUN_MARKER)' ]; then rm -rf -- '$(RUN)' && echo "clean-run: removed $(RUN)"; \
+	else echo "clean-run: refusing to delete $(RUN): this pipeline did not create it (no .probexpan-run in it)" >&2; exit 1; fi
