@@ -783,7 +783,7 @@ int main(int argc, char **argv) {
     char *out_parent = parent_dir(opt_out);
     if (!is_dir(out_parent)) die_usage("--out: folder %s does not exist", out_parent);
     if (is_archive_out(opt_out)) paths_output(opt_out, "--out");
-    else paths_output_dir(opt_out, "--out");
+    else paths_output_dir(opt_out, "--out", 1);
     paths_check(); /* never an input, nor a folder holding one, nor a non-regular file */
     if (!is_archive_out(opt_out) && is_dir(opt_out) && !opt_force && !replaceable_folder(opt_out))
         die_usage("--out %s is a folder with files annotate did not write (no %s in it): choose another folder, "

@@ -49,8 +49,10 @@ static void open_catalog(void) {
     if (!real) die_errno("cannot resolve %s", db_path);
     size_t n = strlen(real);
     char *uri = xmalloc(3 * n + 32), *u = stpcpy(uri, "file:");
-    for (size_t i = 0; i < n; i++) /* percent-escape what a URI path cannot hold */
-        u += strchr("%?#", real[i]) ? sprintf(u, "%%%02X", (unsigned char)real[i]) : (*u = real[i], 1);
+    for (size_t i = 0; i < n; i++) { /* percent-escape what a URI path cannot hold */
+        if (strchr("%?#", real[i])) u += sprintf(u, "%%%02X", (unsigned char)real[i]);
+        else *u++ = real[i];
+    }
     strcpy(u, "?immutable=1");
     free(real);
     if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)

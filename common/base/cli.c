@@ -167,7 +167,7 @@ static void declare_paths(const cli_option *opts, char **positional, int npos) {
         snprintf(what, sizeof what, "--%s", o->name);
         if (o->type == OPT_INPUT) paths_input(v, what);
         else if (o->type == OPT_OUTPUT) paths_output(v, what);
-        else paths_output_dir(v, what);
+        else paths_output_dir(v, what, 0);
     }
     for (int k = 0; k < npos; k++) {
         const char *p = positional[k], *eq = strchr(p, '=');

@@ -17,6 +17,7 @@ typedef enum { ROLE_INPUT, ROLE_OUTPUT, ROLE_OUTPUT_DIR } path_role;
 typedef struct {
     char *path, *what, *resolved;
     path_role role;
+    int replaced;    /* an output folder replaced as a whole */
     int exists;      /* stat() (links followed) succeeded */
     struct stat st;
 } declared_path;
@@ -39,21 +40,25 @@ static char *resolve(const char *path) {
 }
 
 static void describe(const char *path, const char *what, path_role role, declared_path *p) {
-    *p = (declared_path){xstrdup(path), xstrdup(what), resolve(path), role, 0, {0}};
+    *p = (declared_path){xstrdup(path), xstrdup(what), resolve(path), role, 0, 0, {0}};
     p->exists = stat(path, &p->st) == 0;
 }
 
-static void declare(const char *path, const char *what, path_role role) {
-    if (!path) return;
+static declared_path *declare(const char *path, const char *what, path_role role) {
+    if (!path) return NULL;
     if (role != ROLE_INPUT && !*path) die_usage("%s: empty output path", what);
-    if (role == ROLE_INPUT && (!*path || !strcmp(path, "-"))) return;
+    if (role == ROLE_INPUT && (!*path || !strcmp(path, "-"))) return NULL;
     declared = xrealloc(declared, sizeof *declared * (size_t)(ndeclared + 1));
-    describe(path, what, role, &declared[ndeclared++]);
+    describe(path, what, role, &declared[ndeclared]);
+    return &declared[ndeclared++];
 }
 
 void paths_input(const char *path, const char *what) { declare(path, what, ROLE_INPUT); }
 void paths_output(const char *path, const char *what) { declare(path, what, ROLE_OUTPUT); }
-void paths_output_dir(const char *path, const char *what) { declare(path, what, ROLE_OUTPUT_DIR); }
+void paths_output_dir(const char *path, const char *what, int replaced) {
+    declared_path *p = declare(path, what, ROLE_OUTPUT_DIR);
+    if (p) p->replaced = replaced;
+}
 
 static int same_path(const declared_path *a, const declared_path *b) {
     if (a->exists && b->exists) return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino;
@@ -87,7 +92,7 @@ static void check_against_inputs(const declared_path *o) {
         if (is_input_folder(in) && inside(o->resolved, in->resolved))
             die_usage("%s %s lies inside the input folder %s (%s): outputs are never written into an input",
                       o->what, o->path, in->path, in->what);
-        if (o->role == ROLE_OUTPUT_DIR && inside(in->resolved, o->resolved))
+        if (o->replaced && inside(in->resolved, o->resolved))
             die_usage("%s %s holds the input %s (%s): choose an output folder outside the inputs", o->what,
                       o->path, in->path, in->what);
     }

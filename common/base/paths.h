@@ -9,8 +9,8 @@
  *   - an output is the same file or folder as an input or as another output
  *     (same device and inode after resolving links; a path that does not exist
  *     yet is compared by its resolved folder + name);
- *   - an output file lies inside an input folder (e.g. a dataset's entity2id.txt),
- *     or an output folder holds an input;
+ *   - an output lies inside an input folder (e.g. a dataset's entity2id.txt), or an
+ *     output folder that the program replaces as a whole holds an input;
  *   - an output file's path exists and is not a regular file: writers create a
  *     temporary file and rename it over the target, which would replace a symlink,
  *     device node (/dev/null), FIFO or socket instead of writing through it;
@@ -29,7 +29,8 @@
 /* `what` names the path in messages, e.g. "--out" or "argument 2"; it is copied. */
 void paths_input(const char *path, const char *what);
 void paths_output(const char *path, const char *what);
-void paths_output_dir(const char *path, const char *what);
+/* A folder the program writes into; `replaced`: it replaces the folder as a whole. */
+void paths_output_dir(const char *path, const char *what, int replaced);
 /* Applies the rules above to everything declared so far. */
 void paths_check(void);
 /* Exit 2 when the catalog database `db_path` is one of the declared inputs or outputs. */
