@@ -19,6 +19,7 @@
 #include "model/epoch_sampler.h"
 #include "base/cluster.h"
 #include "base/error.h"
+#include "base/paths.h"
 #include "base/log.h"
 #include "nn/mep_loss.h"
 
@@ -38,7 +39,7 @@ void trainer_opts_init(trainer_opts *o) {
 /* ------------------------------------------------------------------ checks */
 
 static void check_vocab_file(const trainer *t, const char *path) {
-    FILE *f = fopen(path, "r");
+    FILE *f = paths_fopen_input(path);
     if (!f) return; /* no vocab.txt: nothing to compare */
     char *line = NULL;
     size_t cap = 0;
