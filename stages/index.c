@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
     const char *samples_path = NULL, *out = NULL, *patterns = "long";
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     const cli_option opts[] = {
-        {"samples", OPT_STRING, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "index artifact to write", 0, 0},
+        {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "index artifact to write", 0, 0},
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
         {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered", 0, PATTERN_SIDE},
         {"bag-weight", OPT_DOUBLE, &c.bag_weight, "X", "weight multiplier of the --bag features", 1e-6, 1e6},

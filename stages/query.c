@@ -15,6 +15,7 @@
 #include "artifacts/expansions.h"
 #include "base/cli.h"
 #include "base/error.h"
+#include "base/paths.h"
 #include "base/log.h"
 #include "catalog/catalog.h"
 #include "engine/engine.h"
@@ -139,7 +140,7 @@ int main(int argc, char **argv) {
     long subset_seed = (long)ec.seed;
     const cli_option opts[] = {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
-        {"index", OPT_STRING, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
+        {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
         {"seeds", OPT_STRING, &seeds, "LIST", "seed entities: names or eids, comma-separated", 0, 0},
         {"seed", OPT_LIST, &seed1, "NAME", "one seed entity (a name may contain commas)", 0, 0},
         {"negative-seeds", OPT_STRING, &negatives, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
@@ -162,7 +163,7 @@ int main(int argc, char **argv) {
         {"cl-temperature", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
-        {"out", OPT_STRING, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"query", "ProbExpan for one seed set from a corpus index: the whole method in one process",
@@ -178,6 +179,10 @@ int main(int argc, char **argv) {
     q.variant = (engine_variant)v;
     ec.seed = (uint64_t)subset_seed;
     char *path = run ? xasprintf("%s/index.mp", run) : xstrdup(index_path);
+    if (run) { /* the run folder itself may receive --out: only its index is an input */
+        paths_input(path, "--run's index");
+        paths_check();
+    }
     if (out) run_begin_beside(out);
     char *c1, *c2, *c3;
     const char **sv = gather(seeds, &seed1, &q.nseeds, &c1), **nv = gather(negatives, &neg1, &q.nnegatives, &c2),

@@ -46,6 +46,10 @@ expect_exit out_is_default_catalog 2 "is also the catalog" \
 expect_exit catalog_is_input 2 "is also the catalog" \
     expand --catalog "$WORK/a.mp" --dists "$WORK/a.mp" --seeds Ohio,Texas --out "$WORK/x.mp"
 unchanged catalog_is_input_kept "$WORK/a.mp" "$a_sha"
+expect_exit index_out_is_input 2 "same file as --samples" index --samples "$WORK/a.mp" --out "$WORK/a.mp"
+expect_exit query_out_is_index 2 "same file as --index" query --index "$WORK/a.mp" --seeds Ohio --out "$WORK/a.mp"
+mkdir "$WORK/run" && cp "$WORK/a.mp" "$WORK/run/index.mp"
+expect_exit query_out_is_run_index 2 "same file as --run's index" query --run "$WORK/run" --seeds Ohio --out "$WORK/run/index.mp"
 expect_exit empty_out 2 "--out: empty output path" expand --dists "$WORK/a.mp" --seeds Ohio,Texas --out ''
 
 # ---- non-regular targets are refused, never replaced (a device node made here, a symlink) ----
