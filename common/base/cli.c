@@ -147,12 +147,11 @@ void cli_each_value(void (*fn)(void *ctx, const cli_value *v), void *ctx) {
         case OPT_FLAG: case OPT_INT: v.i = *(int *)o->dest; break;
         case OPT_LONG: v.i = *(long *)o->dest; break;
         case OPT_DOUBLE: v.d = *(double *)o->dest; break;
-        case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: v.type = OPT_STRING; /* a path is a string */
-            /* fall through */
-        case OPT_STRING: v.s = *(const char **)o->dest; break;
+        case OPT_STRING: case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: v.s = *(const char **)o->dest; break;
         case OPT_LIST: v.list = o->dest; break;
         }
-        if ((v.type == OPT_STRING && !v.s) || (v.type == OPT_LIST && !v.list->n)) continue;
+        int is_text = o->type == OPT_STRING || o->type == OPT_INPUT || o->type == OPT_OUTPUT || o->type == OPT_OUTPUT_DIR;
+        if ((is_text && !v.s) || (o->type == OPT_LIST && !v.list->n)) continue;
         fn(ctx, &v);
     }
 }

@@ -61,7 +61,7 @@ typedef struct {
     cli_opt_type type;
     long long i;          /* FLAG (0/1), INT, LONG */
     double d;             /* DOUBLE */
-    const char *s;        /* STRING (also the path types, reported as STRING) */
+    const char *s;        /* STRING, INPUT, OUTPUT, OUTPUT_DIR */
     const cli_list *list; /* LIST */
 } cli_value;
 /* Calls fn for each option of the table given to cli_parse (not the global ones), in table

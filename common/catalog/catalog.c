@@ -80,7 +80,7 @@ static void param_option(void *ctx, const cli_value *v) {
         if (strtod(num, NULL) != v->d) snprintf(num, sizeof num, "%.17g", v->d);
         run_param(v->key, num);
         break;
-    case OPT_STRING: run_param(v->key, v->s); break;
+    case OPT_STRING: case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: run_param(v->key, v->s); break;
     case OPT_LIST:
         for (int i = 0; i < v->list->n; i++) run_param(v->key, v->list->v[i]);
         break;

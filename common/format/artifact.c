@@ -108,7 +108,7 @@ static void param_option(void *ctx, const cli_value *v) {
     switch (v->type) {
     case OPT_FLAG: case OPT_INT: case OPT_LONG: artifact_param_int(w, v->key, v->i); break;
     case OPT_DOUBLE: artifact_param_double(w, v->key, v->d); break;
-    case OPT_STRING: artifact_param_str(w, v->key, v->s); break;
+    case OPT_STRING: case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: artifact_param_str(w, v->key, v->s); break;
     case OPT_LIST:
         check_params_open(w);
         mp_str(&w->params_pk, v->key);
