@@ -312,7 +312,7 @@ int main(int argc, char **argv) {
         {"out", OPT_OUTPUT, &out, "FILE", "write a report artifact with every number", 0, 0},
         {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables (= --format json)", 0, 0},
         {"format", OPT_STRING, &format, "table|tsv|json", "stdout: tables for a person, tsv (a row per run and class, every MAP@K) or the report as JSON", 0, 0},
-        {"judged", OPT_STRING, &judged_path, "FILE", "score against your own judgements instead of gt/: ITEM<TAB>LABEL per line, ITEM an eid or a name, LABEL >= 1 = member (every class of the input)", 0, 0},
+        {"judged", OPT_INPUT, &judged_path, "FILE", "score against your own judgements instead of gt/: ITEM<TAB>LABEL per line, ITEM an eid or a name, LABEL >= 1 = member (every class of the input)", 0, 0},
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},

@@ -55,11 +55,11 @@ int main(int argc, char **argv) {
     const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
     int port = 8080;
     const cli_option opts[] = {
-        {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index) and corpus.mp", 0, 0},
-        {"data", OPT_STRING, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
+        {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index) and corpus.mp", 0, 0},
+        {"data", OPT_INPUT, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
         {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
         {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
-        {"web", OPT_STRING, &web, "DIR", "folder of the web page's files (default: found beside the program)", 0, 0},
+        {"web", OPT_INPUT, &web, "DIR", "folder of the web page's files (default: found beside the program)", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"serve", "serve the JSON API and the web page for steering expansions of one run",
