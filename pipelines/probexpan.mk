@@ -43,6 +43,16 @@ endif
 ifeq ($(filter $(ENCODER),patterns transformer bert),)
 $(error ENCODER must be patterns or transformer (or set MODEL for a pretrained BERT), not '$(ENCODER)')
 endif
+PROTOCOL ?= transductive
+ifeq ($(filter $(PROTOCOL),transductive inductive),)
+$(error PROTOCOL must be transductive or inductive, not '$(PROTOCOL)')
+endif
+ifeq ($(PROTOCOL)-$(ENCODER),inductive-transformer)
+$(error PROTOCOL=inductive needs the pattern model (the encoders refine by training: use the transductive pipeline))
+endif
+ifeq ($(PROTOCOL)-$(ENCODER),inductive-bert)
+$(error PROTOCOL=inductive needs the pattern model (the encoders refine by training: use the transductive pipeline))
+endif
 # Pattern models (ENCODER=patterns): model 1 uses every feature, model k > 1 a seeded
 # PATTERN_FRACTION subset; PATTERN_FLAGS go to pattern-dists (e.g. --estimator prediction).
 PATTERN_FRACTION ?= 0.8
@@ -50,6 +60,10 @@ PATTERN_FLAGS    ?=
 # The corpus index (`index` target; `probexpan query --run $(RUN)` reads it): INDEX_FLAGS go to
 # the index stage (e.g. --bag 4).
 INDEX_FLAGS      ?=
+# PROTOCOL (ENCODER=patterns): transductive (the paper's: the pairs of every query of the dataset
+# refine one model per seed, the dense dists stages) or inductive (each query expanded, refined
+# and ranked on its own from the index by `query --queries`; QUERY_FLAGS go there).
+QUERY_FLAGS      ?=
 # From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
 ENCODER_LAYERS ?= 4
 ENCODER_HIDDEN ?= 256
@@ -96,6 +110,7 @@ EXPAND        ?= $(BIN)/expand
 RERANK        ?= $(BIN)/rerank
 EVALUATE      ?= $(BIN)/evaluate
 INDEX         ?= $(BIN)/index
+QUERY         ?= $(BIN)/query
 
 export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
 SEEDS   := $(shell seq 1 $(K))
@@ -127,6 +142,7 @@ $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$
 $(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
 $(eval $(call stamp,patterns,"FRACTION=$(PATTERN_FRACTION)" "FLAGS=$(PATTERN_FLAGS)"))
 $(eval $(call stamp,index,"FLAGS=$(INDEX_FLAGS)"))
+$(eval $(call stamp,query,"FLAGS=$(QUERY_FLAGS)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
 $(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 $(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
@@ -201,10 +217,23 @@ endef
 $(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2),phase2))
 $(eval $(call expand_rules,phase2-single,$(RUN)/dists-mlm-1.mp,$(SIZE_PHASE2),phase2))
 # final rankings of the four variants: seeds + 100
+ifeq ($(PROTOCOL),inductive)
+# each query expanded and refined on its own, from the index (query --queries): no dists
+define query_rules
+$(RUN)/$(1)/ranked.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(RUN)/params-select.txt $(RUN)/params-final.txt $(RUN)/params-query.txt
+	@mkdir -p $(RUN)/$(1)
+	$(QUERY) $(COMMON) --index $$< --queries $(DATA) --variant $(1) --size $(SIZE_FINAL) --phase2-size $(SIZE_PHASE2) \
+	  --models $(K) --top $(TOPK) --feature-fraction $(PATTERN_FRACTION) --subset-seed $(SEED) $(CL_FLAGS) $(QUERY_FLAGS) --out $$@
+$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
+	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
+endef
+$(foreach v,noclen nocl noen full,$(eval $(call query_rules,$(v))))
+else
 $(eval $(call expand_rules,noclen,$(RUN)/dists-mlm-1.mp,$(SIZE_FINAL),final))
 $(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL),final))
 $(eval $(call expand_rules,noen,$(RUN)/dists-noen-cl.mp,$(SIZE_FINAL),final))
 $(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL),final))
+endif
 
 # ---- phase 3: pairs from a phase-2 ranking, contrastive models ----
 $(RUN)/pairs.mp: $(RUN)/phase2/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt

@@ -20,6 +20,11 @@
 #include "catalog/catalog.h"
 #include "engine/engine.h"
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
 static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {
     const char **v = xmalloc(sizeof(char *) * (size_t)(one->n + 1 + (list ? strlen(list) : 0)));
@@ -68,15 +73,18 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
     json_decref(o);
 }
 
-/* The ranking as a one-record `ranked` artifact (class `cls`). */
-static void write_ranked(const char *out, const char *index_path, const corpus_index *x, const engine_result *r,
-                         const char *cls) {
-    artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
-    artifact_param_options(w);
-    artifact_param_str(w, "aggregate", "sum"); /* the re-ranking's, not an option of query */
-    artifact_add_input(w, index_path);
+/* One answered query: its class, index within the class and result. */
+typedef struct {
+    const char *cls;
+    int index;
+    engine_result r;
+} answer;
+
+static void pack_answer(msgpack_packer *pk, const corpus_index *x, const answer *a) {
+    const engine_result *r = &a->r;
     expansion_record e = {0};
-    e.class_name = (char *)cls;
+    e.class_name = (char *)a->cls;
+    e.query = a->index;
     e.nseeds = r->nseeds;
     e.nneg = r->nnegatives;
     e.n = r->n;
@@ -88,12 +96,7 @@ static void write_ranked(const char *out, const char *index_path, const corpus_i
     }
     e.negatives = xmalloc(sizeof(int64_t) * (size_t)(r->nnegatives + 1));
     for (int i = 0; i < r->nnegatives; i++) e.negatives[i] = x->ent.eid[r->negatives[i]];
-    e.eids = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
-    e.names = xmalloc(sizeof(char *) * (size_t)(r->n + 1));
-    e.scores = xmalloc(sizeof(double) * (size_t)(r->n + 1));
-    e.order = xmalloc(sizeof(int) * (size_t)(r->n + 1));
-    e.kl_rank = xmalloc(sizeof(int) * (size_t)(r->n + 1));
-    e.kl_score = xmalloc(sizeof(double) * (size_t)(r->n + 1));
+    expansion_record_alloc_lists(&e);
     for (int i = 0; i < r->n; i++) {
         const engine_item *it = &r->items[i];
         e.eids[i] = it->eid;
@@ -103,19 +106,70 @@ static void write_ranked(const char *out, const char *index_path, const corpus_i
         e.kl_rank[i] = it->kl_rank;
         e.kl_score[i] = it->kl_score;
     }
-    msgpack_packer *pk = artifact_payload(w);
-    expansions_pack_begin(pk, 1, x->ent.n);
     expansion_record_pack(pk, &e);
-    artifact_commit(w);
     free(e.seeds);
     free(e.seed_names);
     free(e.negatives);
-    free(e.eids);
-    free(e.names);
-    free(e.scores);
-    free(e.order);
-    free(e.kl_rank);
-    free(e.kl_score);
+    expansion_record_free_lists(&e);
+}
+
+/* The rankings as a `ranked` artifact (evaluate finds the ground truth through `queries`). */
+static void write_ranked(const char *out, const char *index_path, const corpus_index *x, const answer *a, int n,
+                         const char *queries) {
+    artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
+    artifact_param_options(w); /* with --queries: evaluate finds the ground truth through it */
+    artifact_param_str(w, "aggregate", "sum"); /* the re-ranking's, not an option of query */
+    artifact_param_str(w, "protocol", "inductive");
+    artifact_add_input(w, index_path);
+    if (queries) artifact_add_input(w, queries);
+    msgpack_packer *pk = artifact_payload(w);
+    expansions_pack_begin(pk, n, x->ent.n);
+    for (int i = 0; i < n; i++) pack_answer(pk, x, &a[i]);
+    artifact_commit(w);
+}
+
+/* Every query of a dataset (query/<class>.txt), each expanded and refined on its own. */
+static answer *run_dataset(const engine *g, engine_request q, const char *queries, int *n) {
+    query_set qs;
+    dataset_read_queries(queries, &qs);
+    answer *a = xcalloc((size_t)qs.n + 1, sizeof *a);
+    double *secs = xmalloc(sizeof(double) * (size_t)(qs.n + 1)), *cpu = xmalloc(sizeof(double) * (size_t)(qs.n + 1));
+    progress pr;
+    progress_start(&pr, "query", "queries", qs.n);
+    for (int i = 0; i < qs.n; i++) {
+        const dataset_query *dq = &qs.q[i];
+        char **tok = xmalloc(sizeof(char *) * (size_t)(dq->nseeds + 1));
+        for (int k = 0; k < dq->nseeds; k++) tok[k] = xasprintf("%lld", (long long)dq->seeds[k]);
+        q.seeds = (const char *const *)tok;
+        q.nseeds = dq->nseeds;
+        q.by_eid = 1;
+        a[i].cls = xstrdup(dq->class_name);
+        for (int j = 0; j < i; j++) a[i].index += !strcmp(a[j].cls, dq->class_name);
+        char err[2048], where[300];
+        if (engine_query(g, &q, &a[i].r, err, sizeof err)) {
+            snprintf(where, sizeof where, "query/%s.txt query %d", dq->class_name, a[i].index + 1);
+            die_input(queries, where, "%s", err);
+        }
+        secs[i] = a[i].r.seconds;
+        cpu[i] = a[i].r.cpu_seconds;
+        for (int k = 0; k < dq->nseeds; k++) free(tok[k]);
+        free(tok);
+        progress_update(&pr, i + 1);
+    }
+    progress_end(&pr);
+    qsort(secs, (size_t)qs.n, sizeof(double), cmp_double);
+    qsort(cpu, (size_t)qs.n, sizeof(double), cmp_double);
+    if (qs.n) {
+        log_info("%d queries: wall p50 %.3f s (max %.3f s), CPU p50 %.3f s (max %.3f s) per query", qs.n,
+                 secs[qs.n / 2], secs[qs.n - 1], cpu[qs.n / 2], cpu[qs.n - 1]);
+        run_metric("query_seconds_p50", secs[qs.n / 2]);
+        run_metric("query_cpu_seconds_p50", cpu[qs.n / 2]);
+    }
+    free(secs);
+    free(cpu);
+    *n = qs.n;
+    query_set_free(&qs);
+    return a;
 }
 
 /* With --run: the run's samples artifact must be the one the index was built from. */
@@ -133,7 +187,7 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 
 int main(int argc, char **argv) {
     const char *run = NULL, *index_path = NULL, *seeds = NULL, *negatives = NULL, *accepted = NULL;
-    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds";
+    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL;
     cli_list seed1 = {0}, neg1 = {0}, acc1 = {0};
     engine_config ec = engine_config_defaults();
     engine_request q = engine_request_defaults();
@@ -142,6 +196,7 @@ int main(int argc, char **argv) {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
         {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
         {"seeds", OPT_STRING, &seeds, "LIST", "seed entities: names or eids, comma-separated", 0, 0},
+        {"queries", OPT_STRING, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
         {"seed", OPT_LIST, &seed1, "NAME", "one seed entity (a name may contain commas)", 0, 0},
         {"negative-seeds", OPT_STRING, &negatives, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
         {"negative", OPT_LIST, &neg1, "NAME", "one rejected entity", 0, 0},
@@ -157,6 +212,7 @@ int main(int argc, char **argv) {
         {"thr-pos", OPT_INT, &q.bounds.thr_pos, "N", "E_pos = seeds + phase-2 ranks 1..N-1", 1, 1000000},
         {"l-neg", OPT_INT, &q.bounds.l_neg, "N", "E_neg = phase-2 ranks in (L_neg, U_neg)", 0, 1000000},
         {"u-neg", OPT_INT, &q.bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000},
+        {"background", OPT_INT, &q.background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000},
         {"cl-steps", OPT_INT, &q.contrast.steps, "N", "refinement: AdamW steps", 0, 1000000},
         {"cl-lr", OPT_DOUBLE, &q.contrast.lr, "LR", "refinement: learning rate", 0, 100},
         {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay", 0, 100},
@@ -167,7 +223,7 @@ int main(int argc, char **argv) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"query", "ProbExpan for one seed set from a corpus index: the whole method in one process",
-                           "(--run DIR | --index FILE) (--seeds LIST | --seed NAME...) [options]",
+                           "(--run DIR | --index FILE) (--seeds LIST | --seed NAME... | --queries DATA --out FILE) [options]",
                            "query --run runs/wn --seeds \"Ohio,Texas,Iowa\" --negative-seeds Chicago --size 50",
                            "index, evaluate, expand, rerank", opts, 0};
     cli_parse(&spec, argc, argv);
@@ -175,6 +231,7 @@ int main(int argc, char **argv) {
     int v = engine_variant_parse(variant);
     if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
     if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
+    if (queries && (!out || seeds || seed1.n)) die_usage("--queries needs --out and no --seeds/--seed");
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
     q.variant = (engine_variant)v;
     ec.seed = (uint64_t)subset_seed;
@@ -195,20 +252,32 @@ int main(int argc, char **argv) {
     engine *g = engine_open(path, &ec);
     double t_load = now_seconds() - t0;
     if (run) check_run_samples(run, path, engine_index(g));
-    engine_result r;
-    char err[2048];
-    if (engine_query(g, &q, &r, err, sizeof err)) die_input("query", NULL, "%s", err);
     const corpus_index *x = engine_index(g);
-    if (!strcmp(format, "tsv")) print_tsv(&r);
-    else print_json(x, &r, variant);
-    fflush(stdout);
-    if (out) write_ranked(out, path, x, &r, cls);
+    int n = 1;
+    answer *a;
+    if (queries) {
+        a = run_dataset(g, q, queries, &n);
+    } else {
+        a = xcalloc(1, sizeof *a);
+        a->cls = xstrdup(cls);
+        char err[2048];
+        if (engine_query(g, &q, &a->r, err, sizeof err)) die_input("query", NULL, "%s", err);
+        if (!strcmp(format, "tsv")) print_tsv(&a->r);
+        else print_json(x, &a->r, variant);
+        fflush(stdout);
+    }
+    if (out) write_ranked(out, path, x, a, n, queries);
     run_metric("load_seconds", t_load);
-    run_metric("query_seconds", r.seconds);
-    log_done("%s: %d entities for %d seeds (%s; index loaded in %.2f s, query %.2f s)", variant, r.n, r.nseeds,
-             q.variant == ENGINE_FULL || q.variant == ENGINE_NOEN ? "refined on this set" : "no refinement", t_load,
-             r.seconds);
-    engine_result_free(&r);
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) total += a[i].r.n;
+    log_done("%s: %d quer%s, %lld entities (%s; index loaded in %.2f s, queries %.2f s)", variant, n, n == 1 ? "y" : "ies",
+             (long long)total, q.variant == ENGINE_FULL || q.variant == ENGINE_NOEN ? "each refined on its own expansion" : "no refinement",
+             t_load, now_seconds() - t0 - t_load);
+    for (int i = 0; i < n; i++) {
+        engine_result_free(&a[i].r);
+        free((char *)a[i].cls);
+    }
+    free(a);
     engine_free(g);
     free(path);
     free(sv);

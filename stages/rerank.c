@@ -94,12 +94,7 @@ int main(int argc, char **argv) {
         rerank_item *it = xmalloc(sizeof *it * (size_t)(r->n + 1));
         rerank_set(&sc, rows, n, r->nseeds, &aw, (rerank_agg)agg, mu, it);
         expansion_record o = *r;
-        o.eids = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
-        o.names = xmalloc(sizeof(char *) * (size_t)(r->n + 1));
-        o.scores = xmalloc(sizeof(double) * (size_t)(r->n + 1));
-        o.order = xmalloc(sizeof(int) * (size_t)(r->n + 1));
-        o.kl_rank = xmalloc(sizeof(int) * (size_t)(r->n + 1));
-        o.kl_score = xmalloc(sizeof(double) * (size_t)(r->n + 1));
+        expansion_record_alloc_lists(&o);
         for (int k = 0; k < r->n; k++) {
             int src = it[k].order - 1;
             o.eids[k] = r->eids[src];
@@ -112,12 +107,7 @@ int main(int argc, char **argv) {
         expansion_record_pack(pk, &o);
         expansion_record_write(stdout, &o, (list_format)fmt);
         total += r->n;
-        free(o.eids);
-        free(o.names);
-        free(o.scores);
-        free(o.order);
-        free(o.kl_rank);
-        free(o.kl_score);
+        expansion_record_free_lists(&o);
         free(it);
         free(rows);
     }

@@ -24,6 +24,7 @@
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "artifacts/corpus.h"
+#include "artifacts/entities.h"
 #include "dataset/dataset.h"
 #include "base/error.h"
 #include "base/hashmap.h"
@@ -381,7 +382,7 @@ int main(int argc, char **argv) {
     if (!learn) artifact_add_input(w, vocab_path);
     p.pk = artifact_payload(w);
     corpus_pack_vocab(p.pk, &vocab);
-    corpus_pack_entities(p.pk, &ents);
+    entity_table_pack(p.pk, &ents);
     corpus_totals tot = run_sentences(dataset, &p, "tokenizing", &secs, &bytes);
     if (p.dropped)
         log_warn("%s: %lld mention%s dropped: %s words produce no wordpieces (first on line %lld)", p.where,

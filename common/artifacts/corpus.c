@@ -20,17 +20,6 @@ void corpus_pack_vocab(msgpack_packer *pk, const wp_vocab *v) {
     for (int32_t i = 0; i < v->n; i++) mp_str(pk, v->tok[i]);
 }
 
-void corpus_pack_entities(msgpack_packer *pk, const entity_table *t) {
-    msgpack_pack_map(pk, 3);
-    mp_kv_int(pk, "entities", t->n);
-    mp_str(pk, "eid");
-    msgpack_pack_array(pk, (size_t)t->n);
-    for (int64_t i = 0; i < t->n; i++) msgpack_pack_int64(pk, t->eid[i]);
-    mp_str(pk, "name");
-    msgpack_pack_array(pk, (size_t)t->n);
-    for (int64_t i = 0; i < t->n; i++) mp_str(pk, t->name[i]);
-}
-
 void corpus_pack_sentence(msgpack_packer *pk, int64_t line, int32_t nwords, const int32_t *ids, int32_t nids,
                           const corpus_mention *m, int32_t nm) {
     msgpack_pack_array(pk, 4);

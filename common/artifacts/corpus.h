@@ -33,7 +33,7 @@ typedef struct {
 
 /* ---- writing (payload objects, in this order) ---- */
 void corpus_pack_vocab(msgpack_packer *pk, const wp_vocab *v);
-void corpus_pack_entities(msgpack_packer *pk, const entity_table *t);
+/* then the entity table: entity_table_pack (common/artifacts/entities.h) */
 /* line: 1-based line of the sentence in sentences.json; ids little-endian int32 */
 void corpus_pack_sentence(msgpack_packer *pk, int64_t line, int32_t nwords, const int32_t *ids, int32_t nids,
                           const corpus_mention *m, int32_t nm);

@@ -132,6 +132,31 @@ void expansion_set_read(expansion_set *s, const char *path) {
     artifact_close(ar);
 }
 
+void expansion_record_alloc_lists(expansion_record *r) {
+    size_t n = (size_t)r->n + 1;
+    r->eids = xmalloc(sizeof(int64_t) * n);
+    r->names = xmalloc(sizeof(char *) * n);
+    r->scores = xmalloc(sizeof(double) * n);
+    r->order = xmalloc(sizeof(int) * n);
+    r->kl_rank = xmalloc(sizeof(int) * n);
+    r->kl_score = xmalloc(sizeof(double) * n);
+}
+
+void expansion_record_free_lists(expansion_record *r) {
+    free(r->eids);
+    free(r->names);
+    free(r->scores);
+    free(r->order);
+    free(r->kl_rank);
+    free(r->kl_score);
+    r->eids = NULL;
+    r->names = NULL;
+    r->scores = NULL;
+    r->order = NULL;
+    r->kl_rank = NULL;
+    r->kl_score = NULL;
+}
+
 void expansion_record_free(expansion_record *r) {
     for (int i = 0; i < r->nseeds; i++) free(r->seed_names[i]);
     for (int i = 0; i < r->n; i++) free(r->names[i]);

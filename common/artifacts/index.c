@@ -114,6 +114,9 @@ void index_read(corpus_index *x, const char *path) {
     k->E = E;
     k->F = mp_get_int(r, &o, "features");
     if (k->F < 0 || k->F > INT32_MAX) artifact_bad(r, "features = %lld: expected 0..%d", (long long)k->F, INT32_MAX);
+    const msgpack_object *key = mp_get(r, &o, "key", 1);
+    if (key->type != MSGPACK_OBJECT_BIN || key->via.bin.size != (uint64_t)k->F * 8)
+        artifact_bad(r, "'key': expected a bin of features (%lld) little-endian uint64", (long long)k->F);
     k->key = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
     k->foff = xmalloc(sizeof(int64_t) * (size_t)(k->F + 1));
     mp_read_le_bin(r, &o, "key", k->F, 8, k->key);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/log.h"
 #include "dataset/entitynames.h"
 #include "method/anchor.h"
@@ -20,7 +22,30 @@ struct engine {
     name_index names;
     engine_config cfg;
     pattern_model *m[ENGINE_MAX_MODELS];
+    int64_t *background; /* every entity row in a fixed pseudo-random order */
 };
+
+typedef struct {
+    uint64_t h;
+    int64_t row;
+} hashed_row;
+
+static int by_hash(const void *a, const void *b) {
+    const hashed_row *x = a, *y = b;
+    return x->h != y->h ? (x->h < y->h ? -1 : 1) : (x->row > y->row) - (x->row < y->row);
+}
+
+/* The background order: rows sorted by a hash of their eid (fixed for a corpus). */
+static int64_t *background_order(const corpus_index *x) {
+    int64_t E = x->ent.n;
+    hashed_row *h = xmalloc(sizeof *h * (size_t)(E + 1));
+    for (int64_t e = 0; e < E; e++) h[e] = (hashed_row){hash_bytes(&x->ent.eid[e], sizeof x->ent.eid[e]), e};
+    qsort(h, (size_t)E, sizeof *h, by_hash);
+    int64_t *order = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    for (int64_t e = 0; e < E; e++) order[e] = h[e].row;
+    free(h);
+    return order;
+}
 
 engine_config engine_config_defaults(void) {
     engine_config c = {3, 0.8, 1};
@@ -34,6 +59,7 @@ engine *engine_open(const char *index_path, const engine_config *c) {
     g->cfg = *c;
     index_read(&g->idx, index_path);
     name_index_init(&g->names, &g->idx.ent, &g->idx.row_of_eid);
+    g->background = background_order(&g->idx);
     for (int k = 0; k < c->models; k++) {
         pattern_config pc = g->idx.cfg;
         if (k > 0) { /* the pipeline's pattern_subset: models 2..K */
@@ -49,6 +75,7 @@ void engine_free(engine *g) {
     if (!g) return;
     for (int k = 0; k < g->cfg.models; k++) pattern_model_free(g->m[k]);
     name_index_free(&g->names);
+    free(g->background);
     index_free(&g->idx);
     free(g);
 }
@@ -166,13 +193,16 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
 }
 
 /* Resolves tokens[0..n-1] into rows (duplicates dropped); -1 with the message on a bad name. */
-static int resolve(const engine *g, const char *what, const char *const *tokens, int n, int64_t **rows, int *nrows,
-                   char *err, size_t errlen) {
+static int resolve(const engine *g, const char *what, const char *const *tokens, int n, int by_eid, int64_t **rows,
+                   int *nrows, char *err, size_t errlen) {
     *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     *nrows = 0;
     for (int i = 0; i < n; i++) {
         char msg[1200];
-        int64_t r = name_lookup(&g->names, tokens[i], msg, sizeof msg);
+        int64_t r = -1;
+        if (!by_eid) r = name_lookup(&g->names, tokens[i], msg, sizeof msg);
+        else if ((r = intmap_get(&g->idx.row_of_eid, strtoll(tokens[i], NULL, 10))) < 0)
+            snprintf(msg, sizeof msg, "eid %s is not an entity of the index (fewer than 2 mentions?)", tokens[i]);
         if (r < 0) return fail(err, errlen, "%s %d: %s", what, i + 1, msg);
         int dup = 0;
         for (int k = 0; k < *nrows && !dup; k++) dup = (*rows)[k] == r;
@@ -188,9 +218,9 @@ static int check_request(const engine *g, const engine_request *q, engine_result
     if (q->bounds.thr_pos < 1 || q->bounds.l_neg < 0 || q->bounds.l_neg >= q->bounds.u_neg)
         return fail(err, errlen, "contrastive bounds: need thr_pos >= 1 and 0 <= l_neg < u_neg");
     if ((int)q->variant < 0 || q->variant > ENGINE_NOCLEN) return fail(err, errlen, "unknown variant");
-    if (resolve(g, "seed", q->seeds, q->nseeds, &res->seeds, &res->nseeds, err, errlen) ||
-        resolve(g, "negative seed", q->negatives, q->nnegatives, &res->negatives, &res->nnegatives, err, errlen) ||
-        resolve(g, "accepted entity", q->accepted, q->naccepted, &res->accepted, &res->naccepted, err, errlen))
+    if (resolve(g, "seed", q->seeds, q->nseeds, q->by_eid, &res->seeds, &res->nseeds, err, errlen) ||
+        resolve(g, "negative seed", q->negatives, q->nnegatives, 0, &res->negatives, &res->nnegatives, err, errlen) ||
+        resolve(g, "accepted entity", q->accepted, q->naccepted, 0, &res->accepted, &res->naccepted, err, errlen))
         return -1;
     const entity_table *t = &g->idx.ent;
     for (int i = 0; i < res->nnegatives; i++) {
@@ -289,12 +319,20 @@ static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
     cl_sets_add_query(s, res->seeds, res->nseeds, ranked, n, &c->q->bounds);
     for (int i = 0; i < res->naccepted; i++) cl_sets_add_pos(s, res->accepted[i]);
     for (int i = 0; i < res->nnegatives; i++) cl_sets_add_neg(s, res->negatives[i]);
+    int64_t want = s->n_neg + c->q->background;
+    for (int64_t i = 0; i < c->g->idx.ent.n && s->n_neg < want; i++) cl_sets_add_neg(s, c->g->background[i]);
     res->n_pos = (int)s->n_pos;
     res->n_neg = (int)s->n_neg;
 }
 
+static double thread_cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen) {
-    double t0 = now_seconds();
+    double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
     if (check_request(g, q, out, err, errlen)) {
         engine_result_free(out);
@@ -329,6 +367,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     pattern_scratch_free(c.scratch);
     free(c.mark);
     out->seconds = now_seconds() - t0;
+    out->cpu_seconds = thread_cpu_seconds() - c0;
     return 0;
 }
 

@@ -64,6 +64,7 @@ typedef struct {
      * or eids */
     const char *const *seeds;
     int nseeds;
+    int by_eid;        /* 1: every token is an eid (a dataset's query/), never a name */
     const char *const *negatives; /* rejected entities: never returned; hard negatives */
     int nnegatives;
     const char *const *accepted;  /* accepted entities: positives of the refinement */
@@ -73,6 +74,9 @@ typedef struct {
     int phase2_size;   /* phase-2 search size (200); must reach u_neg - 1 to have negatives */
     int top;           /* models kept by selection (2), 1..models */
     cl_bounds bounds;  /* contrastive sets (12, 170, 200: the wiki preset) */
+    int background;    /* plus this many background negatives: entities in a fixed
+                        * pseudo-random order, not positive (the rest of the corpus, which
+                        * the other classes' sets stand for in the transductive protocol) */
     pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults) */
 } engine_request;
 
@@ -99,7 +103,8 @@ typedef struct {
     double model_score[ENGINE_MAX_MODELS];  /* final selection's consistency (lower = better) */
     int n_pos, n_neg;     /* contrastive sets (0 without a refinement) */
     double loss_before, loss_after;
-    double seconds;
+    double seconds;       /* wall time of the call */
+    double cpu_seconds;   /* CPU time of the calling thread */
 } engine_result;
 
 /* The method for one request into *out (engine_result_free). Returns 0, or -1 for bad user

@@ -60,8 +60,13 @@ void sparse_row_mean(const sparse_row *const *rows, int k, sparse_row *out, int3
                 mark[rows[i]->col[q]] = 0;
                 out->col[m++] = rows[i]->col[q];
             }
+    if (m * 16 < n) { /* few: sort them; many: a scan of the marks is cheaper */
+        qsort(out->col, (size_t)m, sizeof(int32_t), cmp_i32);
+    } else {
+        for (int64_t j = 0, q = 0; j < n; j++)
+            if (mark[j] >= 0) out->col[q++] = (int32_t)j;
+    }
     for (int64_t q = 0; q < m; q++) mark[out->col[q]] = -1;
-    qsort(out->col, (size_t)m, sizeof(int32_t), cmp_i32);
     out->nnz = m;
     /* each column: the values of the rows in row order, summed in double (as a dense mean) */
     double *acc = xcalloc((size_t)(m + 1), sizeof(double)), bg = 0;

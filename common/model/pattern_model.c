@@ -491,6 +491,17 @@ static int cmp_i32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* list[0..n-1] ascending: the n entities with mark[v] >= 0 (a scan of the marks when they are
+ * many, a sort when they are few). */
+static void sort_reached(int32_t *list, int64_t n, const int32_t *mark, int64_t E) {
+    if (n * 16 < E) {
+        qsort(list, (size_t)n, sizeof(int32_t), cmp_i32);
+        return;
+    }
+    for (int64_t v = 0, k = 0; v < E; v++)
+        if (mark[v] >= 0) list[k++] = (int32_t)v;
+}
+
 void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *r, int64_t e, pattern_scratch *s,
                               sparse_row *out) {
     if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted)
@@ -519,7 +530,7 @@ void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *
             s->acc[v] += a * (w ? m->pair_x[p] * w[f] : m->pair_x[p]);
         }
     }
-    qsort(s->list, (size_t)nl, sizeof(int32_t), cmp_i32);
+    sort_reached(s->list, nl, s->mark, E);
     /* c_v = cos / T for the reached entities, 0 for the others (the background) */
     double mx = nl < E ? 0 : -INFINITY, z = 0;
     for (int64_t i = 0; i < nl; i++) {

@@ -29,6 +29,13 @@ $MK -n DATA=/x.tar.gz RUN="$WORK/dry" K=2 ablation >"$WORK/dry.patterns" 2>&1
     ! grep -q 'train-' "$WORK/dry.patterns" && pass patterns_by_default ||
     fail patterns_by_default "$(grep -o 'bin/[a-z-]*' "$WORK/dry.patterns" | sort | uniq -c | tr '\n' ' ')"
 expect_exit bad_encoder 2 'ENCODER must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" ENCODER=lstm noclen
+# PROTOCOL=inductive: the variants come from `query --queries` on the index, no dists
+$MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ablation >"$WORK/dry.inductive" 2>&1
+[ "$(grep -c "$PROBEXPAN_BIN/query .*--queries" "$WORK/dry.inductive")" = 4 ] && grep -q "$PROBEXPAN_BIN/index " "$WORK/dry.inductive" &&
+    ! grep -q 'pattern-dists\|score-models\|/expand ' "$WORK/dry.inductive" && pass inductive_by_query ||
+    fail inductive_by_query "$(grep -o 'bin/[a-z-]*' "$WORK/dry.inductive" | sort | uniq -c | tr '\n' ' ')"
+expect_exit bad_protocol 2 'PROTOCOL must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=both noclen
+expect_exit inductive_needs_patterns 2 'PROTOCOL=inductive needs the pattern model' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ENCODER=transformer noclen
 
 if ! need_shared; then skip mini_pipeline "no ../shared"; exit 0; fi
 

@@ -2,7 +2,8 @@
 # pipeline: pattern-dists -> score-models -> expand -> rerank -> build-samples --contrastive ->
 # pattern-dists --pairs ...) and `query` on the pipeline's index give the same ranking for each
 # of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
-# the sums over a sparse row being accumulated in another order); TSV, JSON and --out agree;
+# the sums over a sparse row being accumulated in another order), and so does the pipeline's
+# PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # and every bad input — unknown or ambiguous names, a seed that is also negative, fewer than
 # two seeds, an index of another corpus, a wrong kind or schema, a truncated index, an
 # interrupted index build — exits 3 (2 for usage) with the expected message and no output.
@@ -32,6 +33,15 @@ for v in noclen nocl noen full; do
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
 done
 params_are_options query-params query "$WORK/q-full.mp"
+# the inductive pipeline (query --queries from the index) on this one-query dataset is the
+# same method: the same lists as the transductive stages
+if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$WORK/irun" THREADS=1 \
+    PROTOCOL=inductive noclen full >"$WORK/ilog" 2>&1; then pass inductive_pipeline; else fail inductive_pipeline "$(tail -n 3 "$WORK/ilog")"; fi
+for v in noclen full; do
+    check "inductive-pipeline-$v-same-ranking" cmp <(inspect "$WORK/irun/$v/ranked.mp" | sed -n 3p | jq '.entities[]') \
+        <(jq '.entities[]' "$WORK/dense-$v.json")
+done
+check inductive-pipeline-no-dists bash -c "! ls '$WORK/irun'/*dists* 2>/dev/null"
 check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
 check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-noclen.tsv" | cut -f2)

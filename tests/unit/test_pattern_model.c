@@ -10,6 +10,8 @@
 #include "base/parallel.h"
 #include "model/pattern_model.h"
 #include "base/rng.h"
+#include "method/kl.h"
+#include "method/sparse_row.h"
 
 #define EPS 1e-7
 
@@ -231,6 +233,84 @@ static void test_contrast_gradient_and_descent(void) {
     free(s);
 }
 
+/* The index path's pieces equal the dense path's: a model from counts equals the model built
+ * from the samples (same subset), its sparse rows expand to the dense rows bit for bit, also
+ * after a refinement, and the mean of sparse rows equals the dense element-wise mean. */
+static void test_counts_and_sparse_rows_match_dense(void) {
+    int S = 2000, E = 40;
+    pattern_sample *s = random_samples(S);
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.feature_fraction = 0.8;
+    c.seed = 5;
+    parallel_set_threads(1);
+    pattern_model *dense = pattern_model_build(&c, E, S, s);
+    pattern_model_fit(dense);
+    pattern_counts k;
+    pattern_counts_build(&k, &c, E, S, s);
+    pattern_model *sparse = pattern_model_from_counts(&c, &k);
+    CHECK_EQ_INT(pattern_model_stats(sparse).features, pattern_model_stats(dense).features);
+    CHECK_EQ_INT(pattern_model_stats(sparse).pairs, pattern_model_stats(dense).pairs);
+    float *want = xmalloc(sizeof(float) * (size_t)(E * E)), *got = xmalloc(sizeof(float) * (size_t)E);
+    pattern_scratch *scr = pattern_scratch_new(sparse);
+    pattern_class_sets cs[4];
+    int64_t pos[20], neg[20];
+    class_sets(cs, pos, neg);
+    pattern_contrast_opts o = pattern_contrast_defaults();
+    o.steps = 10;
+    pattern_refinement *ref = NULL;
+    for (int refined = 0; refined < 2; refined++) {
+        if (refined) {
+            pattern_model_contrast(dense, cs, 4, &o, NULL);
+            ref = pattern_model_refine(sparse, cs, 4, &o, NULL, NULL);
+        }
+        pattern_model_rows(dense, 0, E, want);
+        int same = 1, sums = 1;
+        for (int e = 0; e < E; e++) {
+            sparse_row r;
+            pattern_model_sparse_row(sparse, ref, e, scr, &r);
+            sparse_row_dense(&r, got);
+            same &= memcmp(got, want + (size_t)e * E, sizeof(float) * (size_t)E) == 0;
+            double sum = 0, logsum = kl_sum_log(got, (size_t)E, &sum);
+            sums &= fabs(r.sum - sum) <= 1e-12 && fabs(r.logsum - logsum) <= 1e-12 * fabs(logsum);
+            for (int v = 0; v < E; v += 7) same &= sparse_row_at(&r, v) == got[v];
+            sparse_row_free(&r);
+        }
+        CHECK_MSG(same, "sparse rows differ from the dense rows (refined %d)", refined);
+        CHECK_MSG(sums, "sparse sums differ from the dense sums (refined %d)", refined);
+    }
+    /* mean of the unrefined and the refined row of each entity vs the dense mean */
+    int32_t *mark = xmalloc(sizeof(int32_t) * (size_t)E);
+    for (int v = 0; v < E; v++) mark[v] = -1;
+    int same = 1;
+    for (int e = 0; e < E; e++) {
+        sparse_row a, b, m;
+        pattern_model_sparse_row(sparse, NULL, e, scr, &a);
+        pattern_model_sparse_row(sparse, ref, e, scr, &b);
+        const sparse_row *two[2] = {&a, &b};
+        sparse_row_mean(two, 2, &m, mark);
+        float da[40], db[40];
+        sparse_row_dense(&a, da);
+        sparse_row_dense(&b, db);
+        sparse_row_dense(&m, got);
+        for (int v = 0; v < E; v++) same &= got[v] == (float)(((double)da[v] + db[v]) / 2);
+        sparse_row_free(&a);
+        sparse_row_free(&b);
+        sparse_row_free(&m);
+    }
+    CHECK_MSG(same, "sparse mean differs from the dense mean");
+    for (int v = 0; v < E; v++) CHECK_EQ_INT(mark[v], -1);
+    free(mark);
+    pattern_refinement_free(ref);
+    pattern_scratch_free(scr);
+    pattern_model_free(dense);
+    pattern_model_free(sparse);
+    pattern_counts_free(&k);
+    parallel_set_threads(0);
+    free(want);
+    free(got);
+    free(s);
+}
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -246,4 +326,5 @@ RUN(test_idf_weights_and_unusable);
 RUN(test_threads_subsets_classes);
 RUN(test_contrast_gradient_and_descent);
 RUN(test_entity_out_of_range);
+RUN(test_counts_and_sparse_rows_match_dense);
 TEST_MAIN_END
