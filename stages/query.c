@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
         {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
         {"seeds", OPT_STRING, &seeds, "LIST", "seed entities: names or eids, comma-separated", 0, 0},
-        {"queries", OPT_STRING, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
+        {"queries", OPT_INPUT, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
         {"seed", OPT_LIST, &seed1, "NAME", "one seed entity (a name may contain commas)", 0, 0},
         {"negative-seeds", OPT_STRING, &negatives, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
         {"negative", OPT_LIST, &neg1, "NAME", "one rejected entity", 0, 0},
