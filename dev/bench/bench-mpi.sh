@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench-mpi.sh BIN DIR DATA SPE CAP: 1 process vs 2 MPI ranks on this machine (make bench-mpi).
-# On DATA (the WordNet example dataset; at most CAP samples per entity) with a learned
+# bench-mpi.sh BIN DIR DATA SPE CAP SENTENCES: 1 process vs 2 MPI ranks on this machine (make
+# bench-mpi). On the first SENTENCES sentences of DATA (a dataset folder: the WordNet example),
+# at most CAP samples per entity, with a learned
 # vocabulary and the small config
 # (4 layers, hidden 256, 4 heads, FFN 1024): 1) building the frozen-prefix cache (F = 3),
 # 2) one training epoch from scratch (F = 0, SPE samples per entity, global batch 32),
@@ -8,13 +9,16 @@
 # threads, and 2 ranks of 1 thread (mpirun -np 2); the speed-up is against 1 process x 1
 # thread. Prints wall seconds and rates. A benchmark, not a test.
 set -eu
-BIN=$1 DIR=$2 DATA=$3 SPE=$4 CAP=$5
+BIN=$1 DIR=$2 DATA=$3 SPE=$4 CAP=$5 SENTENCES=$6
 export PROBEXPAN_CATALOG=$DIR/catalog.sqlite OMPI_MCA_rmaps_base_oversubscribe=1
 MPI="mpirun --allow-run-as-root -np 2"
 mkdir -p "$DIR"
 cd "$DIR"
 echo "== bench-mpi on $(basename "$DATA") ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-$BIN/tokenize "$DATA" --learn-vocab 8000 --out corpus.mp --quiet
+mkdir -p data
+cp "$DATA/entity2id.txt" data/
+head -n "$SENTENCES" "$DATA/sentences.json" >data/sentences.json
+$BIN/tokenize data --learn-vocab 8000 --out corpus.mp --quiet
 $BIN/build-samples --corpus corpus.mp --max-samples-per-entity "$CAP" --out samples.mp 2>build.err
 grep -o 'done: .*' build.err
 V=$(wc -l <vocab.txt)
