@@ -108,10 +108,10 @@ int main(int argc, char **argv) {
         x[i].nneg = nneg;
         x[i].negatives = neg;
     }
-    row_source prob = row_source_dense(&d.prob), log_prob = row_source_dense(&d.log_prob);
+    row_source prob = row_source_dense(&d.prob);
     anchor_scorer sc;
     anchor_init(&sc, &prob);
-    const row_source *cand_rows = p.cand == CAND_LOGZ ? &log_prob : &prob;
+    const row_source *cand_rows = &prob;
     double t0 = now_seconds();
     clock_t c0 = clock();
     progress pr;

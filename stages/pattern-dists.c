@@ -115,17 +115,13 @@ int main(int argc, char **argv) {
         artifact_add_input(aw, r ? r : inputs[i]);
         free(r);
     }
-    float *block = xmalloc(sizeof(float) * (size_t)ROW_BLOCK * (size_t)E), *logp = xmalloc(sizeof(float) * (size_t)E);
+    float *block = xmalloc(sizeof(float) * (size_t)ROW_BLOCK * (size_t)E);
     progress pr;
     progress_start(&pr, "distributions", "entities", E);
     for (int64_t first = 0; first < E; first += ROW_BLOCK) {
         int64_t n = E - first < ROW_BLOCK ? E - first : ROW_BLOCK;
         pattern_model_rows(m, first, n, block);
-        for (int64_t i = 0; i < n; i++) {
-            const float *row = block + (size_t)i * E;
-            for (int64_t v = 0; v < E; v++) logp[v] = logf(row[v]);
-            dists_write_row(w, row, logp);
-        }
+        for (int64_t i = 0; i < n; i++) dists_write_row(w, block + (size_t)i * E);
         progress_update(&pr, first + n);
     }
     progress_end(&pr);
@@ -138,7 +134,6 @@ int main(int argc, char **argv) {
     run_metric("seconds", secs);
     log_done("%s entities -> %s (%.1f s)", fmt_count(a, E), out, secs);
     free(block);
-    free(logp);
     pattern_model_free(m);
     samples_close(s);
     return 0;

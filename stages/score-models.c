@@ -59,33 +59,24 @@ static artifact_writer *ensemble_artifact(const char *path, dists *d, model_row 
     for (int i = 0; i < k; i++)
         if (m[i].selected) artifact_add_input(dists_artifact(w), m[i].path);
     int64_t n = dists_n(&d[0]);
-    float *p = xmalloc(sizeof(float) * (size_t)n), *lp = xmalloc(sizeof(float) * (size_t)n);
-    double *sp = xmalloc(sizeof(double) * (size_t)n), *slp = xmalloc(sizeof(double) * (size_t)n);
+    float *p = xmalloc(sizeof(float) * (size_t)n);
+    double *sp = xmalloc(sizeof(double) * (size_t)n);
     progress pr;
     progress_start(&pr, "ensemble", "rows", n);
     for (int64_t r = 0; r < n; r++) {
         memset(sp, 0, sizeof(double) * (size_t)n);
-        memset(slp, 0, sizeof(double) * (size_t)n);
         for (int i = 0; i < k; i++) {
             if (!m[i].selected) continue;
-            const float *a = row_matrix_row(&d[i].prob, r), *b = row_matrix_row(&d[i].log_prob, r);
-            for (int64_t j = 0; j < n; j++) {
-                sp[j] += a[j];
-                slp[j] += b[j];
-            }
+            const float *a = row_matrix_row(&d[i].prob, r);
+            for (int64_t j = 0; j < n; j++) sp[j] += a[j];
         }
-        for (int64_t j = 0; j < n; j++) {
-            p[j] = (float)(sp[j] / top);
-            lp[j] = (float)(slp[j] / top);
-        }
-        dists_write_row(w, p, lp);
+        for (int64_t j = 0; j < n; j++) p[j] = (float)(sp[j] / top);
+        dists_write_row(w, p);
         progress_update(&pr, r + 1);
     }
     progress_end(&pr);
     free(p);
-    free(lp);
     free(sp);
-    free(slp);
     return dists_finish(w);
 }
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "artifacts/entities.h"
 #include "base/error.h"
@@ -13,14 +12,13 @@ struct dists_writer {
     artifact_writer *a;
     entity_table ent;   /* private copy, packed before the first row */
     int64_t rows_done;  /* -1 until the table and matrix descriptor are written */
-    FILE *scratch;      /* mean_log_prob rows until commit (unlinked at creation) */
 };
 
 dists_writer *dists_create(const char *path, const entity_table *t) {
     dists_writer *w = xcalloc(1, sizeof *w);
     w->a = artifact_create(path, DISTS_KIND, DISTS_SCHEMA);
-    /* at the end both matrices are in the file and the second one also in the scratch file */
-    artifact_require_space(w->a, 3 * artifact_matrix_size(t->n, t->n));
+    /* the one matrix is written once, straight into the output */
+    artifact_require_space(w->a, artifact_matrix_size(t->n, t->n));
     w->ent.n = t->n;
     w->ent.eid = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
     w->ent.name = xmalloc(sizeof(char *) * (size_t)(t->n + 1));
@@ -28,14 +26,6 @@ dists_writer *dists_create(const char *path, const entity_table *t) {
         w->ent.eid[i] = t->eid[i];
         w->ent.name[i] = xstrdup(t->name[i]);
     }
-    char *tmp = xasprintf("%s.logrows.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) die_errno("cannot create %s", tmp);
-    unlink(tmp); /* anonymous: the space is freed whatever happens to the process */
-    free(tmp);
-    w->scratch = fdopen(fd, "w+b");
-    if (!w->scratch) die_errno("fdopen scratch file for %s", path);
-    setvbuf(w->scratch, NULL, _IOFBF, 1 << 20);
     w->rows_done = -1;
     return w;
 }
@@ -48,12 +38,10 @@ static void start_rows(dists_writer *w) {
     w->rows_done = 0;
 }
 
-void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_log_prob) {
+void dists_write_row(dists_writer *w, const float *mean_prob) {
     if (w->rows_done < 0) start_rows(w);
     if (w->rows_done >= w->ent.n) die("internal: dists: more than %lld rows", (long long)w->ent.n);
     artifact_matrix_row(w->a, mean_prob);
-    if (fwrite(mean_log_prob, sizeof(float), (size_t)w->ent.n, w->scratch) != (size_t)w->ent.n)
-        die_errno("cannot write the scratch file of the dists artifact");
     w->rows_done++;
 }
 
@@ -61,16 +49,6 @@ artifact_writer *dists_finish(dists_writer *w) {
     if (w->rows_done < 0) start_rows(w);
     if (w->rows_done != w->ent.n)
         die("internal: dists: %lld of %lld rows written", (long long)w->rows_done, (long long)w->ent.n);
-    if (fflush(w->scratch) || fseek(w->scratch, 0, SEEK_SET)) die_errno("cannot rewind the dists scratch file");
-    artifact_matrix_begin(w->a, "mean_log_prob", w->ent.n, w->ent.n);
-    float *row = xmalloc(sizeof(float) * (size_t)(w->ent.n + 1));
-    for (int64_t i = 0; i < w->ent.n; i++) {
-        if (fread(row, sizeof(float), (size_t)w->ent.n, w->scratch) != (size_t)w->ent.n)
-            die_errno("cannot read back the dists scratch file");
-        artifact_matrix_row(w->a, row);
-    }
-    free(row);
-    fclose(w->scratch);
     artifact_writer *a = w->a;
     entity_table_free(&w->ent);
     free(w);
@@ -81,6 +59,12 @@ void dists_commit(dists_writer *w) { artifact_commit(dists_finish(w)); }
 
 /* ---------------- reading ---------------- */
 
+static void check_shape(const dists *d, const row_matrix *m, const char *name) {
+    if (m->rows != d->ent.n || m->cols != d->ent.n)
+        artifact_bad(d->r, "%s must be %lld x %lld (the entity table), found %lld x %lld", name,
+                     (long long)d->ent.n, (long long)d->ent.n, (long long)m->rows, (long long)m->cols);
+}
+
 void dists_open(dists *d, const char *path) {
     memset(d, 0, sizeof *d);
     d->r = artifact_open(path, DISTS_KIND, DISTS_SCHEMA);
@@ -88,13 +72,13 @@ void dists_open(dists *d, const char *path) {
     msgpack_object t;
     artifact_expect(d->r, &t, "the entity table {entities, eid, name}");
     entity_table_unpack(d->r, &t, &d->ent, &d->row_of_eid);
-    int64_t n = d->ent.n;
     artifact_read_matrix(d->r, "mean_prob", &d->prob);
-    artifact_read_matrix(d->r, "mean_log_prob", &d->log_prob);
-    if (d->prob.rows != n || d->prob.cols != n || d->log_prob.rows != n || d->log_prob.cols != n)
-        artifact_bad(d->r, "matrices must be %lld x %lld (the entity table), found %lld x %lld and %lld x %lld",
-                     (long long)n, (long long)n, (long long)d->prob.rows, (long long)d->prob.cols,
-                     (long long)d->log_prob.rows, (long long)d->log_prob.cols);
+    check_shape(d, &d->prob, "mean_prob");
+    if (artifact_hdr(d->r)->schema == 1) { /* the former second matrix: checked, not used */
+        row_matrix log_prob;
+        artifact_read_matrix(d->r, "mean_log_prob", &log_prob);
+        check_shape(d, &log_prob, "mean_log_prob");
+    }
     artifact_expect_end(d->r);
 }
 

@@ -1,15 +1,17 @@
 /* dists: the `dists` artifact (schemas/dists.md) — per entity row i, the mean
- * predicted distribution over the V_e entities (`mean_prob`) and the mean of the
- * log-distribution (`mean_log_prob`), plus the entity table (row i <-> eid, name).
+ * predicted distribution over the V_e entities (`mean_prob`), plus the entity table
+ * (row i <-> eid, name). A reader that wants log-probabilities takes the log of
+ * these rows (common/method/candidates.h does for the logz order).
  *
- * Payload: {entities: V_e, eid: [..], name: [..]}, then the row matrices
- * `mean_prob` and `mean_log_prob` (V_e x V_e float32, common/artifact.h layout).
+ * Payload: {entities: V_e, eid: [..], name: [..]}, then the row matrix `mean_prob`
+ * (V_e x V_e float32, common/artifact.h layout). Schema 1 files, which also hold a
+ * `mean_log_prob` matrix after it, are still read: that matrix is checked and
+ * ignored.
  *
- * Writing streams: rows are given in row order, one entity at a time (both rows
- * together); memory stays O(V_e). The mean_log_prob rows wait in an unlinked
- * scratch file beside the output until dists_commit() appends them after the
- * mean_prob matrix, so a writer needs 1.5 times the artifact's size free on the output's
- * file system; dists_create() checks that up front. Reading maps both matrices; nothing is copied. */
+ * Writing streams: rows are given in row order, one entity at a time; memory stays
+ * O(V_e) and the file is written once (no scratch copy), so dists_create() checks up
+ * front that the output's file system has the matrix's size free. Reading maps the
+ * matrix; nothing is copied. */
 #ifndef PROBEXPAN_DISTS_H
 #define PROBEXPAN_DISTS_H
 
@@ -20,7 +22,7 @@
 #include "base/hashmap.h"
 
 #define DISTS_KIND "dists"
-#define DISTS_SCHEMA 1
+#define DISTS_SCHEMA 2
 
 /* ---------------- writing ---------------- */
 
@@ -30,9 +32,9 @@ typedef struct dists_writer dists_writer;
  * be added through dists_artifact() until the first row. */
 dists_writer *dists_create(const char *path, const entity_table *t);
 artifact_writer *dists_artifact(dists_writer *w);
-/* Row i (called for i = 0 .. V_e-1 in order): both rows have V_e floats. */
-void dists_write_row(dists_writer *w, const float *mean_prob, const float *mean_log_prob);
-/* Appends the mean_log_prob matrix and commits (dies unless all rows were written). */
+/* Row i (called for i = 0 .. V_e-1 in order): V_e floats. */
+void dists_write_row(dists_writer *w, const float *mean_prob);
+/* Commits (dies unless all rows were written). */
 void dists_commit(dists_writer *w);
 /* The same without the commit: returns the complete artifact for artifact_commit_all
  * (outputs committed together); frees w. */
@@ -44,12 +46,12 @@ typedef struct {
     artifact_reader *r;
     const char *path;
     entity_table ent;          /* row i <-> ent.eid[i], ent.name[i] */
-    row_matrix prob, log_prob; /* mmap'd, V_e x V_e */
+    row_matrix prob;           /* mmap'd, V_e x V_e */
     intmap row_of_eid;         /* eid -> row */
 } dists;
 
-/* Opens and validates (kind, schema, table/matrix shapes, duplicate eids): exit 3
- * naming the file and byte offset on any defect. */
+/* Opens and validates (kind, schema 1 or 2, table/matrix shapes, duplicate eids):
+ * exit 3 naming the file and byte offset on any defect. */
 void dists_open(dists *d, const char *path);
 void dists_close(dists *d);
 static inline int64_t dists_n(const dists *d) { return d->ent.n; }

@@ -2,6 +2,7 @@
 #include "artifacts/expansions.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,11 +95,14 @@ static char **read_strs(artifact_reader *ar, const msgpack_object *m, const char
 
 void expansion_set_read(expansion_set *s, const char *path) {
     memset(s, 0, sizeof *s);
-    artifact_reader *ar = artifact_open(path, NULL, EXPANSIONS_SCHEMA);
+    artifact_reader *ar = artifact_open(path, NULL, INT_MAX); /* the kind first, then its schema */
     const char *kind = artifact_hdr(ar)->kind;
     int ranked = !strcmp(kind, RANKED_KIND);
     if (!ranked && strcmp(kind, EXPANSIONS_KIND))
         die_input(path, "header", "kind \"%s\": expected an \"expansions\" or \"ranked\" artifact", kind);
+    if (artifact_hdr(ar)->schema > EXPANSIONS_SCHEMA)
+        artifact_bad(ar, "%s schema version %lld is not supported (this program reads 1..%d)", kind,
+                     (long long)artifact_hdr(ar)->schema, EXPANSIONS_SCHEMA);
     s->kind = xstrdup(kind);
     const msgpack_object *q = mp_get(ar, &artifact_hdr(ar)->params, "queries", 0);
     if (q && q->type == MSGPACK_OBJECT_STR && q->via.str.size)

@@ -13,12 +13,14 @@ void cand_init(cand_order *c, const row_source *rows, cand_mode mode) {
     c->n = rows->n;
     c->score = xcalloc((size_t)c->n, sizeof(double));
     c->scratch = xmalloc(sizeof(float) * (size_t)(c->n + 1));
+    c->log_row = mode == CAND_LOGZ ? xmalloc(sizeof(double) * (size_t)c->n) : NULL;
 }
 
 void cand_free(cand_order *c) {
     free(c->score);
     free(c->scratch);
-    c->score = NULL;
+    free(c->log_row);
+    c->score = c->log_row = NULL;
     c->scratch = NULL;
 }
 
@@ -29,13 +31,13 @@ void cand_add_member(cand_order *c, int64_t row) {
         for (int64_t j = 0; j < n; j++) c->score[j] += x[j];
         return;
     }
-    double s = 0, ss = 0;
-    for (int64_t j = 0; j < n; j++) s += x[j];
+    double *lx = c->log_row, s = 0, ss = 0;
+    for (int64_t j = 0; j < n; j++) s += lx[j] = log(x[j] > 1e-30f ? (double)x[j] : 1e-30);
     double mu = s / (double)n;
-    for (int64_t j = 0; j < n; j++) ss += (x[j] - mu) * (x[j] - mu);
+    for (int64_t j = 0; j < n; j++) ss += (lx[j] - mu) * (lx[j] - mu);
     double sd = sqrt(ss / (double)n);
     double inv = sd > 0 ? 1.0 / sd : 0.0; /* a constant row carries no order */
-    for (int64_t j = 0; j < n; j++) c->score[j] += (x[j] - mu) * inv;
+    for (int64_t j = 0; j < n; j++) c->score[j] += (lx[j] - mu) * inv;
 }
 
 int cand_top(const cand_order *c, const unsigned char *blocked, int w, int64_t *out) {

@@ -4,8 +4,9 @@
  * adds its row once (O(V_e)), nothing is recomputed over the whole set.
  *  - CAND_MEAN (default, paper): score = sum of the members' mean_prob rows, i.e.
  *    r(L_cur) up to the factor 1/|L_cur|, which does not change the order.
- *  - CAND_LOGZ (official code): score = sum of the members' mean_log_prob rows,
- *    each standardised over its V_e entries ((x - mean) / population std).
+ *  - CAND_LOGZ (official code): score = sum of the members' log-probability rows
+ *    log(max(p, 1e-30)), each standardised over its V_e entries ((x - mean) /
+ *    population std). The log is taken here, from the mean_prob rows.
  * Descending score; equal scores keep the lower row first. */
 #ifndef PROBEXPAN_CANDIDATES_H
 #define PROBEXPAN_CANDIDATES_H
@@ -17,11 +18,12 @@
 typedef enum { CAND_MEAN, CAND_LOGZ } cand_mode;
 
 typedef struct {
-    const row_source *rows; /* mean_prob (MEAN) or mean_log_prob (LOGZ) */
+    const row_source *rows; /* mean_prob rows */
     cand_mode mode;
     int64_t n;
     double *score;
     float *scratch;         /* one row */
+    double *log_row;        /* LOGZ: the log of the row being added */
 } cand_order;
 
 /* `rows` is kept by pointer (must outlive c). */

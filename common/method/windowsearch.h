@@ -46,8 +46,8 @@ typedef struct {
 int window_size(const expand_params *p, int set_size, int added);
 
 /* Expands the nq queries of a group (see above). `scorer` reads the mean_prob rows,
- * `cand_rows` are the rows the candidate order reads (mean_prob for CAND_MEAN,
- * mean_log_prob for CAND_LOGZ); `scorer` caches row statistics across calls. */
+ * `cand_rows` are the rows the candidate order reads (mean_prob in both modes; CAND_LOGZ
+ * takes their log, common/method/candidates.h); `scorer` caches row statistics across calls. */
 void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_query *q, int nq,
                   const expand_params *p, int exclusive);
 void expand_query_free(expand_query *q);

@@ -24,9 +24,9 @@ typedef struct {
     bert_batch b;
     int64_t *row, *tot;               /* entity row of each batch sample, its sample count */
     float *hid, *dense, *gelu, *logp; /* [B,H] x3, [B,V] */
-    double *acc_p, *acc_l;            /* the entity in progress */
+    double *acc_p;                    /* the entity in progress */
     double *ex;                       /* exp of one log-softmax row */
-    float *out_p, *out_l;
+    float *out_p;
     int64_t cur, cur_n;               /* its row, samples added so far */
     int64_t rows_done, samples_done;
     int64_t batch_no;                 /* batches ended so far */
@@ -40,19 +40,12 @@ static void fold(run_state *r) {
         const float *lp = r->logp + (size_t)i * V;
         double z = 0;
         for (int v = 0; v < V; v++) z += r->ex[v] = expf(lp[v]);
-        for (int v = 0; v < V; v++) {
-            r->acc_p[v] += r->ex[v] / z;
-            r->acc_l[v] += lp[v];
-        }
+        for (int v = 0; v < V; v++) r->acc_p[v] += r->ex[v] / z;
         if (r->row[i] != r->cur) die("internal: entity_dists batch out of order");
         if (++r->cur_n == r->tot[i]) {
-            for (int v = 0; v < V; v++) {
-                r->out_p[v] = (float)(r->acc_p[v] / (double)r->tot[i]);
-                r->out_l[v] = (float)(r->acc_l[v] / (double)r->tot[i]);
-            }
-            dists_write_row(r->w, r->out_p, r->out_l);
+            for (int v = 0; v < V; v++) r->out_p[v] = (float)(r->acc_p[v] / (double)r->tot[i]);
+            dists_write_row(r->w, r->out_p);
             memset(r->acc_p, 0, sizeof(double) * (size_t)V);
-            memset(r->acc_l, 0, sizeof(double) * (size_t)V);
             r->rows_done++;
             r->cur++;
             r->cur_n = 0;
@@ -125,11 +118,9 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     r.dense = r.hid + (size_t)Bmax * r.H;
     r.gelu = r.dense + (size_t)Bmax * r.H;
     r.logp = xmalloc(sizeof(float) * (size_t)Bmax * r.V);
-    r.acc_p = xcalloc((size_t)r.V * 3, sizeof(double));
-    r.acc_l = r.acc_p + r.V;
-    r.ex = r.acc_l + r.V;
-    r.out_p = xmalloc(sizeof(float) * (size_t)r.V * 2);
-    r.out_l = r.out_p + r.V;
+    r.acc_p = xcalloc((size_t)r.V * 2, sizeof(double));
+    r.ex = r.acc_p + r.V;
+    r.out_p = xmalloc(sizeof(float) * (size_t)r.V);
     bert_batch_clear(&r.b);
     int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
     int64_t *pick = NULL, pick_cap = 0;

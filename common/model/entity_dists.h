@@ -1,10 +1,10 @@
 /* entity_dists: infer's samples mode (DESIGN §3 "Inference") — for every entity row i of
- * a samples artifact, r(i) = mean over its samples of softmax(head(encoder(x))) and the
- * mean of log-softmax, streamed into a dists artifact (common/dists.h) as entities finish.
+ * a samples artifact, r(i) = mean over its samples of softmax(head(encoder(x))),
+ * streamed into a dists artifact (common/dists.h) as entities finish.
  *
  * Samples are read in row order and packed into forward batches of many samples (up to
  * ~4096 tokens, and at most ENTITY_DISTS_BATCH_FLOATS floats of head output), so a batch
- * spans several entities; one double accumulator pair of V_e values carries the entity in
+ * spans several entities; one double accumulator of V_e values carries the entity in
  * progress. Memory is O(batch·V_e + V_e), whatever V_e (no V_e × V_e matrix in memory).
  * Probabilities are exp(log-softmax) renormalised in double per sample, so every row sums
  * to 1 within float rounding (~1e-7).

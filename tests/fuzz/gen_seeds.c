@@ -15,10 +15,10 @@ static void write_dists(const char *path, int n) {
     int64_t eids[] = {7, 0, 42};
     entity_table t = {n, eids, names};
     dists_writer *w = dists_create(path, &t);
-    float p[3], l[3];
+    float p[3];
     for (int i = 0; i < n; i++) {
-        for (int k = 0; k < n; k++) p[k] = (k == i ? 2.0f : 1.0f) / (float)(n + 1), l[k] = -(float)(k + 1);
-        dists_write_row(w, p, l);
+        for (int k = 0; k < n; k++) p[k] = (k == i ? 2.0f : 1.0f) / (float)(n + 1);
+        dists_write_row(w, p);
     }
     dists_commit(w);
 }

@@ -23,7 +23,7 @@ expect_exit() {
     pass "$name"
 }
 # mean_prob_rows DISTS: the rows of a dists artifact's mean_prob matrix, one JSON array a line.
-mean_prob_rows() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,/"matrix":"mean_log_prob"/p' | grep '^\['; }
+mean_prob_rows() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,$p' | grep '^\['; }
 # map10_of REPORT: overall MAP@10 of the first run of an evaluate report.
 map10_of() { inspect "$1" | tail -n 1 | jq '.runs[0].overall.map[0]'; }
 # numbers_close A B ABS REL: files A and B hold the same lines of JSON number arrays, each number

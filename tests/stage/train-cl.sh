@@ -73,7 +73,7 @@ if echo "$((cls - 1)) 6 $((mask - 1)) $((sep - 1))" | infer --quiet --model "$WO
 # ... and phase 4 goes on from it: infer --samples -> dists (rows sum to 1) -> expand
 if infer --quiet --model "$WORK/cl/final" --samples "$WORK/samples.mp" --out "$WORK/cl-dists.mp" &&
    inspect --full "$WORK/cl-dists.mp" | awk '/^\[/ { n++; s = 0; k = split(substr($0, 2, length($0) - 2), v, ","); for (i = 1; i <= k; i++) s += v[i];
-        if (n <= 24 && (k != 24 || s < 0.99999 || s > 1.00001)) bad = 1 } END { exit bad || n != 48 }' &&
+        if (n <= 24 && (k != 24 || s < 0.99999 || s > 1.00001)) bad = 1 } END { exit bad || n != 24 }' &&
    expand --quiet --dists "$WORK/cl-dists.mp" --queries "$DATA" --size 5 --out "$WORK/cl-exp.mp"; then
     pass infer_samples_then_expand; else fail infer_samples_then_expand; fi
 catalog runs >"$WORK/runs" 2>&1

@@ -1,9 +1,8 @@
-/* test_dists: the dists artifact writer/reader (round trip, streaming of the
- * log-prob rows, entity-table checks). Also a fixture tool for the stage tests:
+/* test_dists: the dists artifact writer/reader (round trip, entity-table checks,
+ * schema 1 files with their second matrix still read). Also a fixture tool for the
+ * stage tests:
  *   test_dists --write OUT.mp < SPEC
- * SPEC: "N", then N lines "eid<TAB>name", then N rows of N probabilities; the
- * mean_log_prob rows are log(max(p, 1e-30)). */
-#include <math.h>
+ * SPEC: "N", then N lines "eid<TAB>name", then N rows of N probabilities. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,17 +31,14 @@ static int write_fixture(const char *out) {
         t.name[i] = xstrdup(tab + 1);
     }
     dists_writer *w = dists_create(out, &t);
-    float *p = xmalloc(sizeof(float) * (size_t)n), *lp = xmalloc(sizeof(float) * (size_t)n);
+    float *p = xmalloc(sizeof(float) * (size_t)n);
     for (long long i = 0; i < n; i++) {
-        for (long long j = 0; j < n; j++) {
+        for (long long j = 0; j < n; j++)
             if (scanf("%f", &p[j]) != 1) die("fixture: row %lld: expected %lld numbers", i, n);
-            lp[j] = (float)log(p[j] > 1e-30 ? p[j] : 1e-30);
-        }
-        dists_write_row(w, p, lp);
+        dists_write_row(w, p);
     }
     dists_commit(w);
     free(p);
-    free(lp);
     entity_table_free(&t);
     return 0;
 }
@@ -59,25 +55,20 @@ static void make_table(entity_table *t, int n, int64_t eid0, const char *prefix)
     }
 }
 
-/* Writes an n-entity dists where prob[i][j] = (i*n + j + 1) / norm_i and
- * log_prob[i][j] = -(i + j). */
+/* Writes an n-entity dists where prob[i][j] = i*n + j + 1. */
 static char *write_dists(const char *name, int n, int64_t eid0, const char *prefix) {
     char *path = xasprintf("%s/%s", tmpdir, name);
     entity_table t;
     make_table(&t, n, eid0, prefix);
     dists_writer *w = dists_create(path, &t);
     artifact_param_str(dists_artifact(w), "note", "unit test");
-    float *p = xmalloc(sizeof(float) * (size_t)n), *lp = xmalloc(sizeof(float) * (size_t)n);
+    float *p = xmalloc(sizeof(float) * (size_t)n);
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-            p[j] = (float)(i * n + j + 1);
-            lp[j] = (float)-(i + j);
-        }
-        dists_write_row(w, p, lp);
+        for (int j = 0; j < n; j++) p[j] = (float)(i * n + j + 1);
+        dists_write_row(w, p);
     }
     dists_commit(w);
     free(p);
-    free(lp);
     entity_table_free(&t);
     return path;
 }
@@ -93,10 +84,8 @@ static void test_round_trip(void) {
     CHECK_EQ_INT(dists_row_of(&d, 121), -1);
     CHECK_NEAR(row_matrix_row(&d.prob, 2)[3], 14.0, 0);
     CHECK_NEAR(row_matrix_row(&d.prob, 4)[4], 25.0, 0);
-    CHECK_NEAR(row_matrix_row(&d.log_prob, 3)[1], -4.0, 0);
-    CHECK_NEAR(row_matrix_row(&d.log_prob, 0)[0], 0.0, 0);
     CHECK(((uintptr_t)row_matrix_row(&d.prob, 1)) % 64 == 0);
-    CHECK(((uintptr_t)row_matrix_row(&d.log_prob, 1)) % 64 == 0);
+    CHECK_EQ_INT(artifact_hdr(d.r)->schema, 2);
     dists_close(&d);
     free(path);
 }
@@ -156,11 +145,11 @@ static void test_truncated_and_wrong_kind(void) {
     free(notdists);
 }
 
-/* A dists-kind artifact whose table has `n` entities (eids from `eids`, `neid` of
- * them) and whose matrices are m x m. */
-static char *write_raw(const char *name, int n, const int64_t *eids, int neid, int m) {
+/* A dists-kind artifact of `schema` whose table has `n` entities (eids from `eids`,
+ * `neid` of them), followed by `nmat` m x m matrices (mean_prob, mean_log_prob). */
+static char *write_raw(const char *name, int schema, int n, const int64_t *eids, int neid, int m, int nmat) {
     char *path = xasprintf("%s/%s", tmpdir, name);
-    artifact_writer *w = artifact_create(path, DISTS_KIND, DISTS_SCHEMA);
+    artifact_writer *w = artifact_create(path, DISTS_KIND, schema);
     msgpack_packer *pk = artifact_payload(w);
     msgpack_pack_map(pk, 3);
     mp_kv_int(pk, "entities", n);
@@ -171,7 +160,7 @@ static char *write_raw(const char *name, int n, const int64_t *eids, int neid, i
     msgpack_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) mp_str(pk, "x");
     float row[8] = {0};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < nmat; k++) {
         artifact_matrix_begin(w, k ? "mean_log_prob" : "mean_prob", m, m);
         for (int i = 0; i < m; i++) artifact_matrix_row(w, row);
     }
@@ -181,13 +170,28 @@ static char *write_raw(const char *name, int n, const int64_t *eids, int neid, i
 
 static void test_bad_tables(void) {
     int64_t eids[3] = {5, 6, 5};
-    char *dup = write_raw("dup.mp", 3, eids, 3, 3), *shape = write_raw("shape.mp", 3, eids, 2, 3);
-    char *small = write_raw("small.mp", 2, eids, 2, 3), *ok = write_raw("ok.mp", 2, eids, 2, 2);
+    char *dup = write_raw("dup.mp", 2, 3, eids, 3, 3, 1), *shape = write_raw("shape.mp", 2, 3, eids, 2, 3, 1);
+    char *small = write_raw("small.mp", 2, 2, eids, 2, 3, 1), *ok = write_raw("ok.mp", 2, 2, eids, 2, 2, 1);
     CHECK_EQ_INT(child_status(open_one, dup), 3);   /* eid 5 in rows 0 and 2 */
     CHECK_EQ_INT(child_status(open_one, shape), 3); /* 3 entities, 2 eids */
     CHECK_EQ_INT(child_status(open_one, small), 3); /* 2 entities, 3 x 3 matrices */
     CHECK_EQ_INT(child_status(open_one, ok), 0);
     free(dup), free(shape), free(small), free(ok);
+}
+
+/* Schema 1 files hold mean_log_prob after mean_prob: still read (the second matrix checked,
+ * not used); schema 2 holds mean_prob alone; anything else is exit 3. */
+static void test_schema_versions(void) {
+    int64_t eids[2] = {5, 6};
+    char *old = write_raw("v1.mp", 1, 2, eids, 2, 2, 2), *old_short = write_raw("v1-short.mp", 1, 2, eids, 2, 2, 1);
+    char *old_bad = write_raw("v1-bad.mp", 1, 2, eids, 2, 2, 0), *extra = write_raw("v2-extra.mp", 2, 2, eids, 2, 2, 2);
+    char *future = write_raw("v3.mp", 3, 2, eids, 2, 2, 1);
+    CHECK_EQ_INT(child_status(open_one, old), 0);
+    CHECK_EQ_INT(child_status(open_one, old_short), 3); /* schema 1 without mean_log_prob */
+    CHECK_EQ_INT(child_status(open_one, old_bad), 3);
+    CHECK_EQ_INT(child_status(open_one, extra), 3);     /* schema 2 with a second matrix */
+    CHECK_EQ_INT(child_status(open_one, future), 3);
+    free(old), free(old_short), free(old_bad), free(extra), free(future);
 }
 
 int main(int argc, char **argv) {
@@ -199,6 +203,7 @@ int main(int argc, char **argv) {
     RUN(test_entity_tables);
     RUN(test_truncated_and_wrong_kind);
     RUN(test_bad_tables);
+    RUN(test_schema_versions);
     char *cmd = xasprintf("rm -rf %s", tmpdir);
     if (system(cmd)) return 1;
     free(cmd);

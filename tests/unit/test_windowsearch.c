@@ -77,13 +77,16 @@ static void test_candidate_order(void) {
 }
 
 static void test_candidate_order_logz(void) {
-    /* log rows a = (-1,-2,-3,-4): mean -2.5, population std sqrt(1.25);
-     * b = (-8,-2,-2,-4): mean -4, std sqrt(6). Standardised sums:
-     * j=0: 1.5/sqrt(1.25) - 4/sqrt(6), j=1: .5/sqrt(1.25) + 2/sqrt(6),
+    /* probability rows whose logs are a = (-1,-2,-3,-4): mean -2.5, population std
+     * sqrt(1.25); b = (-8,-2,-2,-4): mean -4, std sqrt(6) (the log is taken on read).
+     * Standardised sums: j=0: 1.5/sqrt(1.25) - 4/sqrt(6), j=1: .5/sqrt(1.25) + 2/sqrt(6),
      * j=2: -.5/sqrt(1.25) + 2/sqrt(6), j=3: -1.5/sqrt(1.25) + 0 -> order 1, 2, 0, 3,
      * where the raw sums (-9,-4,-5,-8) would give 1, 2, 3, 0. */
-    static float L[2][4] = {{-1, -2, -3, -4}, {-8, -2, -2, -4}};
-    const row_matrix lm = {.rows = 2, .cols = 4, .stride = 4, .data = &L[0][0]};
+    static const float L[2][4] = {{-1, -2, -3, -4}, {-8, -2, -2, -4}};
+    float P[2][4];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 4; j++) P[i][j] = expf(L[i][j]);
+    const row_matrix lm = {.rows = 2, .cols = 4, .stride = 4, .data = &P[0][0]};
     cand_order c;
     row_source src = row_source_dense(&lm);
     cand_init(&c, &src, CAND_LOGZ);
