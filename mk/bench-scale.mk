@@ -1,9 +1,13 @@
 # make bench-scale COPIES=N: the method at N times wordnet-ese dev — builds the N-copy
 # corpus (dev/bench/scale_corpus.c: new ids, names and a word permutation per copy;
-# queries from copy 0, every copy's members in the ground truth), runs the pipeline on
-# it and prints wall time, CPU time, peak RSS and disk per stage, with the load average.
-# BENCH_SCALE_DIR: where the corpus and the run go (default /tmp/bench-scale; kept, so a
-# second run reuses the corpus). BENCH_SCALE_DATA: the dataset copied.
+# queries from copy 0, every copy's members in the ground truth), builds the corpus index
+# (the pipeline's `index` target) and runs the ablation as `query` runs (4 variants x the
+# queries), printing wall time, CPU time, peak RSS and disk per stage with the load average,
+# and MAP per variant. BENCH_SCALE_PATH=dense runs the pipeline's `ablation` on dense
+# `dists` files instead (COPIES <= 2). BENCH_SCALE_QUERIES=Q: the first Q queries of each
+# class (default 0 = all); VARIANTS: the variants (default noclen noen nocl full).
+# BENCH_SCALE_DIR: where the corpus and the run go (default /tmp/bench-scale; the corpus is
+# kept, so a second run reuses it). BENCH_SCALE_DATA: the dataset copied.
 COPIES ?= 1
 BENCH_SCALE_DIR ?= /tmp/bench-scale
 BENCH_SCALE_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
@@ -30,3 +34,5 @@ $(BUILD)/bench/reduce_dists: dev/bench/reduce_dists.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 bench-dists-forms: $(BUILD)/bench/reduce_dists all
 	RERANK_FLAGS="$(DISTS_RERANK_FLAGS)" OLD_BIN="$(OLD_BIN)" bash dev/bench/bench-dists-forms.sh $(CURDIR)/$(BUILD)/bench/reduce_dists $(CURDIR)/$(BIN) $(DISTS_DATA) $(DISTS_RUN)/dists-mlm-1.mp $(DISTS_TOPK)
+# built with everything: tests/stage/scale-corpus.sh runs it
+all: $(BUILD)/bench/scale_corpus

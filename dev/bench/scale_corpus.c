@@ -12,6 +12,7 @@
  * Cost: O(copies x input) time; the input's sentences.json is held in memory, the
  * output is streamed; the output folder is written under a temporary name and
  * renamed, so an interrupted run leaves nothing under the final name. */
+#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,19 @@ static void keep_line(void *ctx, const char *member, const char *where, int64_t 
     if (strspn(line, " \t") < len) list_add(&m->lines[m->n - 1], line, len);
 }
 
+/* The output folder while it is written; removed when the program exits before the rename. */
+static char *pending;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_pending(int code) {
+    (void)code;
+    if (pending) nftw(pending, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static member_lines read_members(const char *data, const char *name) {
     member_lines m = {0};
     if (dataset_read_lines(data, name, keep_line, &m) == 0) die_input(data, name, "missing");
@@ -86,13 +100,15 @@ typedef struct {
     size_t cap;
 } parsed;
 
-static void parse_sentence(parsed *p, const char *line, size_t lineno) {
+static void parse_sentence(parsed *p, const char *file, const char *line, size_t lineno) {
+    char where[32];
+    snprintf(where, sizeof where, "line %zu", lineno);
     json_error_t err;
     p->obj = json_loads(line, 0, &err);
     p->tokens = p->obj ? json_object_get(p->obj, "tokens") : NULL;
     p->mentions = p->obj ? json_object_get(p->obj, "entityMentions") : NULL;
     if (!json_is_array(p->tokens) || !json_is_array(p->mentions))
-        die_input("sentences.json", "", "line %zu: expected an object with tokens and entityMentions", lineno);
+        die_input(file, where, "expected an object with tokens and entityMentions");
     size_t nt = json_array_size(p->tokens);
     if (nt > p->cap) {
         p->cap = nt;
@@ -100,7 +116,7 @@ static void parse_sentence(parsed *p, const char *line, size_t lineno) {
     }
     for (size_t i = 0; i < nt; i++) {
         if (!json_is_string(json_array_get(p->tokens, i)))
-            die_input("sentences.json", "", "line %zu: tokens[%zu] is not a string", lineno, i);
+            die_input(file, where, "tokens[%zu] is not a string", i);
         p->mention_of[i] = -1;
     }
     size_t k;
@@ -110,8 +126,7 @@ static void parse_sentence(parsed *p, const char *line, size_t lineno) {
         if (!json_is_integer(a) || !json_is_integer(b) || !json_is_integer(json_object_get(m, "entityId")) ||
             json_integer_value(a) < 0 || json_integer_value(b) < json_integer_value(a) ||
             (size_t)json_integer_value(b) >= nt)
-            die_input("sentences.json", "", "line %zu: entityMentions[%zu]: expected start <= end inside the sentence and an entityId",
-                      lineno, k);
+            die_input(file, where, "entityMentions[%zu]: expected start <= end inside the sentence and an entityId", k);
         for (json_int_t i = json_integer_value(a); i <= json_integer_value(b); i++) p->mention_of[i] = (int64_t)k;
     }
 }
@@ -128,12 +143,12 @@ static int by_count(const void *a, const void *b) {
     return strcmp(x->word, y->word);
 }
 
-static word_count *rank_words(const line_list *sent, int64_t *nwords) {
+static word_count *rank_words(const char *file, const line_list *sent, int64_t *nwords) {
     strmap counts;
     strmap_init(&counts);
     parsed p = {0};
     for (size_t l = 0; l < sent->n; l++) {
-        parse_sentence(&p, sent->line[l], l + 1);
+        parse_sentence(&p, file, sent->line[l], l + 1);
         for (size_t i = 0; i < json_array_size(p.tokens); i++) {
             if (p.mention_of[i] >= 0) continue;
             const char *w = json_string_value(json_array_get(p.tokens, i));
@@ -211,7 +226,8 @@ int main(int argc, char **argv) {
     member_lines sent = read_members(data, "sentences.json"), gt = read_members(data, "gt/"),
                  query = read_members(data, "query/");
     int64_t nwords;
-    word_count *wc = rank_words(&sent.lines[0], &nwords);
+    char *sent_file = xasprintf("%s:sentences.json", data);
+    word_count *wc = rank_words(sent_file, &sent.lines[0], &nwords);
     strmap rank_of;
     strmap_init(&rank_of);
     for (int64_t r = 0; r < nwords; r++) strmap_put(&rank_of, wc[r].word, strlen(wc[r].word), r);
@@ -220,6 +236,8 @@ int main(int argc, char **argv) {
 
     char *tmp = xasprintf("%s.tmp.XXXXXX", out);
     if (!mkdtemp(tmp)) die_errno("mkdtemp %s", tmp);
+    pending = tmp;
+    error_set_exit_hook(remove_pending);
     char *gt_dir = xasprintf("%s/gt", tmp), *q_dir = xasprintf("%s/query", tmp);
     if (mkdir(gt_dir, 0777) != 0 || mkdir(q_dir, 0777) != 0) die_errno("mkdir %s", gt_dir);
 
@@ -264,7 +282,7 @@ int main(int argc, char **argv) {
     for (long c = 1; c < copies; c++) {
         copy_permutation(nwords, band, (uint64_t)seed * 1000 + (uint64_t)c, target);
         for (size_t l = 0; l < s0->n; l++) {
-            parse_sentence(&p, s0->line[l], l + 1);
+            parse_sentence(&p, sent_file, s0->line[l], l + 1);
             size_t nt = json_array_size(p.tokens);
             for (size_t i = 0; i < nt; i++) {
                 const char *w = json_string_value(json_array_get(p.tokens, i));
@@ -307,6 +325,7 @@ int main(int argc, char **argv) {
             band, seed, (size_t)copies * s0->n, (long long)(copies * ent.n));
     close_out(f, "stats.txt");
     if (chmod(tmp, 0755) != 0 || rename(tmp, out) != 0) die_errno("rename %s", tmp);
+    pending = NULL;
     log_info("done: %s, %ld copies, %lld entities, %zu sentences", out, copies, (long long)(copies * ent.n),
              (size_t)copies * s0->n);
     return 0;
