@@ -18,7 +18,7 @@ RUN=$WORK/run
 if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$RUN" THREADS=1 ablation index \
     >"$WORK/plog" 2>&1; then pass pipeline_and_index; else fail pipeline_and_index "$(tail -n 3 "$WORK/plog")"; exit 0; fi
 check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
-check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 4))
+check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 3))
 
 # dense vs index: the same list, the same figures
 seed_list=$(tr ' ' ',' <<<"$seeds")
