@@ -5,7 +5,6 @@
  * rerank and score-models use its output unchanged; --feature-fraction with K seeds gives K
  * different models for ProbExpan's ensemble and model selection; --pairs is the contrastive
  * phase (what train-cl is for an encoder): feature weights refined on the pairs' classes. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
