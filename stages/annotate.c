@@ -833,9 +833,16 @@ int main(int argc, char **argv) {
     splitter_free(p.sp);
 
     /* pass 2: the output folder */
+    int64_t dropped, kept = assign_ids(&dropped), sentences, mentions;
+    if (kept == 0) {
+        int64_t most = 0;
+        for (int64_t i = 0; i < E.n; i++) most = E.count[i] > most ? E.count[i] : most;
+        die_input(first < argc ? argv[first] : "stdin", NULL,
+                  "no entity of %s is mentioned --min-mentions %d times (the most mentioned: %lld): nothing to "
+                  "write; lower --min-mentions or check the names", opt_entities, opt_min_mentions, (long long)most);
+    }
     tmp_dir = xasprintf("%s/.%s.tmp-XXXXXX", out_parent, base);
     if (!mkdtemp(tmp_dir)) die_errno("cannot create a temporary folder in %s", out_parent);
-    int64_t dropped, kept = assign_ids(&dropped), sentences, mentions;
     write_sentences(spool_path, &sentences, &mentions);
     unlink(spool_path);
     tempfile_unregister(spool_path);

@@ -100,6 +100,22 @@ int main(int argc, char **argv) {
     else queries_add_seeds(&ql, class_name, &seeds, &ni);
     int nneg = 0;
     int64_t *neg = negatives ? name_resolve_list(&ni, negatives, "--negative-seeds", NULL, &nneg) : NULL;
+    /* negatives: each kept once; none may be a seed */
+    unsigned char *is_neg = xcalloc((size_t)dists_n(&d), 1);
+    int kept = 0;
+    for (int j = 0; j < nneg; j++)
+        if (!is_neg[neg[j]]) {
+            is_neg[neg[j]] = 1;
+            neg[kept++] = neg[j];
+        }
+    if (kept < nneg) log_warn("--negative-seeds: %d repeated entries counted once", nneg - kept);
+    nneg = kept;
+    for (int i = 0; i < ql.n; i++)
+        for (int k = 0; k < ql.q[i].nseeds; k++)
+            if (is_neg[ql.q[i].rows[k]])
+                die_usage("--negative-seeds: \"%s\" is also a seed of %s query %d: an entity cannot be both",
+                          d.ent.name[ql.q[i].rows[k]], ql.q[i].class_name, ql.q[i].index + 1);
+    free(is_neg);
 
     expand_query *x = xcalloc((size_t)ql.n, sizeof *x);
     for (int i = 0; i < ql.n; i++) {

@@ -1,9 +1,13 @@
 /* inspect: print an artifact as JSON lines — the header first, then each payload
  * object; row matrices as a summary line (shape and the first values of the first
- * rows) unless --full, which prints every row as a JSON array. For jq pipelines. */
+ * rows) unless --full, which prints every row as a JSON array. For jq pipelines.
+ * --verify instead checks the file against its checksum trailer, walks the whole
+ * payload and, for dists, the values of every row. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "artifacts/dists.h"
 #include "format/artifact.h"
 #include "base/cli.h"
 #include "base/error.h"
@@ -18,11 +22,32 @@ static void print_row(const float *row, int64_t n) {
     putchar(']');
 }
 
+/* --verify: checksum, payload structure and (dists) every row's values; prints one line. */
+static void verify(artifact_reader *r) {
+    const char *path = artifact_path(r);
+    if (!artifact_verify(r))
+        die_input(path, NULL, "no checksum trailer (written by a version before checksums): cannot verify");
+    msgpack_object obj;
+    while (artifact_next(r, &obj))
+        if (artifact_is_matrix(&obj)) {
+            row_matrix m;
+            artifact_matrix_rows(r, &obj, &m);
+        }
+    if (!strcmp(artifact_hdr(r)->kind, DISTS_KIND)) {
+        dists d;
+        dists_open(&d, path);
+        for (int64_t i = 0; i < dists_n(&d); i++) row_matrix_row(&d.prob, i);
+        dists_close(&d);
+    }
+    printf("%s: ok (checksum matches%s)\n", path, !strcmp(artifact_hdr(r)->kind, DISTS_KIND) ? ", every row is a distribution" : "");
+}
+
 int main(int argc, char **argv) {
-    int full = 0, header_only = 0;
+    int full = 0, header_only = 0, verify_only = 0;
     const cli_option opts[] = {
         {"full", OPT_FLAG, &full, NULL, "print every row of row matrices", 0, 0},
         {"header", OPT_FLAG, &header_only, NULL, "print the header line only", 0, 0},
+        {"verify", OPT_FLAG, &verify_only, NULL, "check the file against its checksum (reads it all), its structure and, for dists, every row's values; exit 3 on any defect", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"inspect", "print an artifact as JSON lines (header, then payload objects)",
@@ -31,6 +56,11 @@ int main(int argc, char **argv) {
     int first = cli_parse(&spec, argc, argv);
     if (argc - first != 1) die_usage("expected exactly one ARTIFACT (try --help)");
     artifact_reader *r = artifact_open(argv[first], NULL, 1 << 30);
+    if (verify_only) {
+        verify(r);
+        artifact_close(r);
+        return 0;
+    }
     const artifact_header *h = artifact_hdr(r);
     printf("{\"format\":\"probexpan\",\"kind\":");
     json_print_string(stdout, h->kind, strlen(h->kind));

@@ -68,6 +68,9 @@ int main(int argc, char **argv) {
     dists_open(&d, dists_path);
     expansion_set es;
     expansion_set_read(&es, in);
+    if (strcmp(es.kind, EXPANSIONS_KIND))
+        die_input(in, "header", "kind \"%s\": expected the \"expansions\" artifact of expand (re-ranking a ranking would "
+                  "rank its already re-ordered lists again)", es.kind);
     if (es.entities != dists_n(&d))
         die_input(in, "summary", "expanded over %lld entities, but %s has %lld: use the dists the expansion used",
                   (long long)es.entities, dists_path, (long long)dists_n(&d));

@@ -27,13 +27,22 @@ typedef struct {
     int rank, selected;
 } model_row;
 
-/* Distinct seed rows of class `cls` over all its queries, in query order. */
+/* Consistency costs O(seeds^2 * V_e): a class is scored on its first CLASS_MAX_SEEDS. */
+#define CLASS_MAX_SEEDS 100
+
+/* Distinct seed rows of class `cls` over all its queries, in query order (at most
+ * CLASS_MAX_SEEDS, with a warning when there are more). */
 static int class_seeds(const query_list *ql, const char *cls, int64_t **out) {
     int n = 0;
     int64_t *rows = NULL;
     for (int i = 0; i < ql->n; i++) {
         if (strcmp(ql->q[i].class_name, cls)) continue;
         for (int k = 0; k < ql->q[i].nseeds; k++) {
+            if (n == CLASS_MAX_SEEDS) {
+                log_warn("class %s: scored on its first %d distinct seeds only", cls, CLASS_MAX_SEEDS);
+                *out = rows;
+                return n;
+            }
             int64_t r = ql->q[i].rows[k];
             int seen = 0;
             for (int j = 0; j < n && !seen; j++) seen = rows[j] == r;
@@ -183,7 +192,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < k; i++) {
         size_t len = strlen(m[i].path); /* the end of a long path tells models apart */
         printf(len > 28 ? "...%-25s" : "%-28s", m[i].path + (len > 28 ? len - 25 : 0));
-        for (int c = 0; c < nc; c++) printf(" %12.6g", m[i].class_score[c]);
+        for (int c = 0; c < nc; c++)
+            if (isnan(m[i].class_score[c])) printf(" %12s", "-"); /* not scored: fewer than 2 seeds */
+            else printf(" %12.6g", m[i].class_score[c]);
         printf(" %12.6g  %s\n", m[i].score, m[i].selected ? "*" : "");
     }
     fflush(stdout);

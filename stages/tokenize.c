@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <libgen.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,9 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     pthread_cond_init(&p->done, NULL);
     p->th = xmalloc((size_t)(p->nworkers ? p->nworkers : 1) * sizeof *p->th);
     for (int i = 0; i < p->nworkers; i++)
-        if (pthread_create(&p->th[i], NULL, worker, p)) die("cannot start a worker thread");
+        if ((errno = pthread_create(&p->th[i], NULL, worker, p)))
+            die_errno("cannot start worker thread %d of %d (not enough memory for its stack? try fewer --threads)", i + 1,
+                      p->nworkers);
     progress_start(&p->prog, label, "bytes", 0);
     double t0 = now_seconds();
     if (dataset_read_lines(dataset, "sentences.json", sentence_line, p) == 0)
@@ -239,6 +242,7 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     *secs = now_seconds() - t0;
     *bytes = p->bytes;
     progress_end(&p->prog);
+    if (p->tot.sentences == 0) die_input(dataset, "sentences.json", "no sentences: the file is empty or blank");
     for (int i = 0; i < p->nslots; i++) {
         batch *b = &p->slot[i];
         free(b->text);

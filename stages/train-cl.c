@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
         {"preset", OPT_STRING, &preset_name, "wiki|apr|se2", "paper Table 6 column giving the defaults of tau+, beta and cl-lr", 0, 0},
         {"tau-plus", OPT_DOUBLE, &tau_plus, "X", "class prior tau+ of the HCL loss (-1: preset, wiki 0.05)", -1, 0.999999},
         {"beta", OPT_DOUBLE, &beta, "X", "hardness concentration beta (-1: preset, wiki 1)", -1, 1000},
-        {"cl-temperature", OPT_DOUBLE, &temperature, "T", "temperature t of the contrastive (HCL) loss", 1e-6, 1000},
+        {"cl-temperature", OPT_DOUBLE, &temperature, "T", "temperature t of the contrastive (HCL) loss (below 0.01 the scaled similarities, up to 2/t apart, leave the range of exp() in double precision)", 0.01, 1000},
         {"cl-weight", OPT_DOUBLE, &weight, "W", "gradient weight of the contrastive loss (official 7)", 0, 1e6},
         {"cl-lr", OPT_DOUBLE, &cl_lr, "X", "AdamW lr of the contrastive steps (0: the preset's 1.5e-5 with --model, 1.5 x lr with --config)", 0, 10},
         {"batch-pairs", OPT_INT, &batch_pairs, "N", "pairs per contrastive step (the remainder of a pass is dropped)", 2, 1000000},

@@ -1,12 +1,30 @@
 /* dists: streaming writer and mmap reader of the `dists` artifact. */
 #include "artifacts/dists.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "artifacts/entities.h"
 #include "base/error.h"
+
+/* What is wrong with a mean_prob row of n values, written into msg; NULL when nothing is. */
+static const char *row_defect(const float *x, int64_t n, char *msg, size_t cap) {
+    double sum = 0;
+    for (int64_t j = 0; j < n; j++) {
+        if (!isfinite(x[j]) || x[j] < 0) {
+            snprintf(msg, cap, "column %lld is %g, expected a finite probability >= 0", (long long)j, (double)x[j]);
+            return msg;
+        }
+        sum += x[j];
+    }
+    if (fabs(sum - 1) > DISTS_SUM_TOLERANCE) {
+        snprintf(msg, cap, "sums to %g, expected 1 (within %g)", sum, DISTS_SUM_TOLERANCE);
+        return msg;
+    }
+    return NULL;
+}
 
 struct dists_writer {
     artifact_writer *a;
@@ -41,6 +59,10 @@ static void start_rows(dists_writer *w) {
 void dists_write_row(dists_writer *w, const float *mean_prob) {
     if (w->rows_done < 0) start_rows(w);
     if (w->rows_done >= w->ent.n) die("internal: dists: more than %lld rows", (long long)w->ent.n);
+    char msg[160];
+    if (row_defect(mean_prob, w->ent.n, msg, sizeof msg))
+        die("refusing to write %s: mean_prob row %lld (entity \"%s\") %s — the model's output is not a distribution",
+            artifact_writer_path(w->a), (long long)w->rows_done, w->ent.name[w->rows_done], msg);
     artifact_matrix_row(w->a, mean_prob);
     w->rows_done++;
 }
@@ -65,6 +87,15 @@ static void check_shape(const dists *d, const row_matrix *m, const char *name) {
                      (long long)d->ent.n, (long long)d->ent.n, (long long)m->rows, (long long)m->cols);
 }
 
+static void check_prob_row(const row_matrix *m, int64_t i) {
+    char msg[160], where[48];
+    if (row_defect(m->data + (size_t)i * m->stride, m->cols, msg, sizeof msg)) {
+        snprintf(where, sizeof where, "byte %llu", (unsigned long long)row_matrix_offset(m, i));
+        die_input(m->path, where, "mean_prob row %lld: %s", (long long)i, msg);
+    }
+    row_matrix_mark_checked(m, i);
+}
+
 void dists_open(dists *d, const char *path) {
     memset(d, 0, sizeof *d);
     d->r = artifact_open(path, DISTS_KIND, DISTS_SCHEMA);
@@ -80,9 +111,12 @@ void dists_open(dists *d, const char *path) {
         check_shape(d, &log_prob, "mean_log_prob");
     }
     artifact_expect_end(d->r);
+    d->prob.check = check_prob_row;
+    d->prob.checked = xcalloc((size_t)d->ent.n, 1);
 }
 
 void dists_close(dists *d) {
+    free(d->prob.checked);
     entity_table_free(&d->ent);
     intmap_free(&d->row_of_eid);
     artifact_close(d->r);

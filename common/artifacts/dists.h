@@ -11,7 +11,13 @@
  * Writing streams: rows are given in row order, one entity at a time; memory stays
  * O(V_e) and the file is written once (no scratch copy), so dists_create() checks up
  * front that the output's file system has the matrix's size free. Reading maps the
- * matrix; nothing is copied. */
+ * matrix; nothing is copied.
+ *
+ * Values: a mean_prob row holds finite probabilities >= 0 summing to 1 within
+ * DISTS_SUM_TOLERANCE. The writer refuses any other row (exit 1, naming row and
+ * entity); the reader checks each row the first time row_matrix_row() touches it
+ * (exit 3 naming the file, byte offset, row and column), so a lazily mapped matrix
+ * is never scanned as a whole. */
 #ifndef PROBEXPAN_DISTS_H
 #define PROBEXPAN_DISTS_H
 
@@ -23,6 +29,7 @@
 
 #define DISTS_KIND "dists"
 #define DISTS_SCHEMA 2
+#define DISTS_SUM_TOLERANCE 0.01
 
 /* ---------------- writing ---------------- */
 

@@ -65,6 +65,7 @@ static void build_sets(pairs_set *p, const pairs_build_opts *o, const expansion_
         pairs_class *c = &p->c[p->n_classes++];
         c->name = xstrdup(cls);
         cl_sets_init(&c->sets);
+        int longest = 0;
         for (int q = 0; i < qs.n && !strcmp(qs.q[i].class_name, cls); i++, q++) {
             const dataset_query *dq = &qs.q[i];
             const expansion_record *r = find_record(es, cls, q);
@@ -83,10 +84,18 @@ static void build_sets(pairs_set *p, const pairs_build_opts *o, const expansion_
             for (int k = 0; k < r->nseeds; k++) seeds[k] = row_or_die(s, r->seeds[k], o->ranked, cls, q, "seed");
             for (int k = 0; k < r->n; k++) ranked[k] = row_or_die(s, r->eids[k], o->ranked, cls, q, "entity");
             cl_sets_add_query(&c->sets, seeds, r->nseeds, ranked, r->n, &o->bounds);
+            if (r->n > longest) longest = r->n;
             c->queries++;
             used++;
             free(seeds);
             free(ranked);
+        }
+        if (c->sets.n_neg == 0) {
+            char where[300];
+            snprintf(where, sizeof where, "class %s", cls);
+            die_input(o->ranked, where, "no hard negatives: E_neg takes ranks %d..%d and the longest list has %d "
+                      "entities; expand further (--size %d or more) or lower --l-neg",
+                      o->bounds.l_neg + 1, o->bounds.u_neg - 1, longest, o->bounds.l_neg + 1);
         }
         fill_names(c, s);
     }

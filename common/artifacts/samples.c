@@ -12,6 +12,7 @@
 #include "dataset/dataset.h"
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/paths.h"
 
 struct samples {
     artifact_reader *r;
@@ -215,6 +216,27 @@ samples_special_ids samples_specials(const samples *s) {
     return (samples_special_ids){p->pad, p->unk, p->cls, p->sep, p->mask};
 }
 void samples_write_vocab(const samples *s, const char *path) { wp_vocab_write(&s->vocab, path); }
+
+void samples_check_vocab_file(const samples *s, const char *path) {
+    FILE *f = paths_fopen_input(path);
+    if (!f) return; /* no vocab.txt: nothing to compare */
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int32_t V = samples_vocab_size(s), i = 0;
+    while ((n = getline(&line, &cap, f)) > 0 && i < V) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (strcmp(line, samples_vocab_token(s, i))) {
+            char where[32];
+            snprintf(where, sizeof where, "line %d", i + 1);
+            die_input(path, where, "token '%s' differs from the vocabulary of %s ('%s'): the samples were "
+                      "tokenized with another vocabulary", line, samples_path(s), samples_vocab_token(s, i));
+        }
+        i++;
+    }
+    free(line);
+    fclose(f);
+}
 
 void samples_entity_table(const samples *s, entity_table *t) {
     int64_t E = samples_entities(s);

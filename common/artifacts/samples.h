@@ -56,5 +56,9 @@ typedef struct { int32_t pad, unk, cls, sep, mask; } samples_special_ids;
 samples_special_ids samples_specials(const samples *s);
 /* Writes the vocabulary as vocab.txt (line i = token i), e.g. into a model dir. */
 void samples_write_vocab(const samples *s, const char *path);
+/* Dies with exit 3 naming the line when the vocab.txt at `path` (e.g. a model's) differs
+ * from the samples' vocabulary on one of its first samples_vocab_size() lines; a missing
+ * file is accepted (nothing to compare). */
+void samples_check_vocab_file(const samples *s, const char *path);
 
 #endif

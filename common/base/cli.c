@@ -21,7 +21,7 @@ static const cli_spec *parsed_spec; /* the program's table, for cli_each_value *
 
 static const cli_option global_options[] = {
     {"quiet", OPT_FLAG, &cli_quiet, NULL, "no progress or summary on stderr", 0, 0},
-    {"threads", OPT_INT, &cli_threads, "N", "threads for BLAS and parallel loops (0 = all cores)", 0, 1024},
+    {"threads", OPT_INT, &cli_threads, "N", "threads for BLAS and parallel loops (0 = all cores; at most 64: each costs stack and BLAS buffer memory)", 0, 64},
     {"catalog", OPT_STRING, &cli_catalog, "PATH", "SQLite catalog (default: $PROBEXPAN_CATALOG, else catalog.sqlite beside the output)", 0, 0},
     {NULL, 0, NULL, NULL, NULL, 0, 0},
 };
@@ -29,7 +29,7 @@ static const cli_option global_options[] = {
 int cli_num_threads(void) {
     if (cli_threads > 0) return cli_threads;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 static void print_default(const cli_option *o) {
@@ -212,6 +212,9 @@ int cli_parse(const cli_spec *spec, int argc, char **argv) {
     int first = argc - npos;
     for (int k = 0; k < npos; k++) argv[first + k] = positional[k];
     free(positional);
-    openblas_set_num_threads(cli_num_threads());
+    /* BLAS threads beyond the cores only cost memory (a buffer each): never more than the cores */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = cli_num_threads();
+    openblas_set_num_threads(cores > 0 && n > cores ? (int)cores : n);
     return first;
 }

@@ -2,6 +2,7 @@
 #include "base/parallel.h"
 
 #include <pthread.h>
+#include <string.h>
 
 #include "base/cli.h"
 #include "base/error.h"
@@ -69,8 +70,10 @@ void parallel_for(int64_t n, int64_t grain, parallel_fn fn, void *ctx) {
         return;
     }
     while (nworkers < chunks - 1) {
-        if (pthread_create(&workers[nworkers + 1], NULL, worker_main, (void *)(intptr_t)(nworkers + 1)))
-            die("cannot start a worker thread");
+        int err = pthread_create(&workers[nworkers + 1], NULL, worker_main, (void *)(intptr_t)(nworkers + 1));
+        if (err)
+            die("cannot start worker thread %d of %d: %s (not enough memory for its stack? try fewer --threads)",
+                nworkers + 2, chunks, strerror(err));
         pthread_detach(workers[nworkers + 1]);
         nworkers++;
     }

@@ -432,16 +432,21 @@ static void entity_line(void *vctx, const char *member, const char *where, int64
     t->n++;
 }
 
-void dataset_read_entities(const char *dataset_path, entity_table *t) {
+/* Reads entity2id.txt into t; returns 0 (t empty) when the dataset has no such member. */
+static int read_entities_if_any(const char *dataset_path, entity_table *t) {
     memset(t, 0, sizeof *t);
     entity_ctx c = {t, 0, {0}, {0}};
     strmap_init(&c.names);
     intmap_init(&c.eids);
-    if (dataset_read_lines(dataset_path, "entity2id.txt", entity_line, &c) == 0)
-        die_input(dataset_path, NULL, "no member entity2id.txt in the dataset");
+    int members = dataset_read_lines(dataset_path, "entity2id.txt", entity_line, &c);
     strmap_free(&c.names);
     intmap_free(&c.eids);
-    if (t->n == 0) die_input(dataset_path, "entity2id.txt", "no entities");
+    if (members && t->n == 0) die_input(dataset_path, "entity2id.txt", "no entities");
+    return members;
+}
+
+void dataset_read_entities(const char *dataset_path, entity_table *t) {
+    if (!read_entities_if_any(dataset_path, t)) die_input(dataset_path, NULL, "no member entity2id.txt in the dataset");
 }
 
 void entity_table_free(entity_table *t) {
@@ -564,6 +569,9 @@ typedef struct {
     char *cur_member;
     char *cur_where;
     int64_t cap;
+    intmap line_of;    /* eid -> line in the current member */
+    intmap known;      /* the eids of entity2id.txt */
+    int check_known;   /* the dataset has entity2id.txt */
 } gt_ctx;
 
 static void gt_finish_member(gt_ctx *c) {
@@ -582,6 +590,8 @@ static void gt_begin(void *vctx, const char *member, const char *where) {
     gt_set *gs = c->gs;
     c->cur_member = xstrdup(member);
     c->cur_where = xstrdup(where);
+    intmap_free(&c->line_of);
+    intmap_init(&c->line_of);
     gs->c = xrealloc(gs->c, (size_t)(gs->n + 1) * sizeof *gs->c);
     gs->c[gs->n++] = (gt_class){cls, 0, NULL};
     c->cap = 0;
@@ -599,6 +609,17 @@ static void gt_line(void *vctx, const char *member, const char *where, int64_t l
     int64_t eid, label;
     if (!parse_id(line, (size_t)(t1 - line), &eid))
         die_line(where, lineno, "expected an integer eid, found \"%.40s\"", line);
+    char msg[96];
+    int64_t first = intmap_put(&c->line_of, eid, lineno);
+    if (first >= 0) {
+        snprintf(msg, sizeof msg, "duplicate eid %lld (first on line %lld): list each entity once", (long long)eid,
+                 (long long)first);
+        die_line(where, lineno, "%s", msg);
+    }
+    if (c->check_known && intmap_get(&c->known, eid) < 0) {
+        snprintf(msg, sizeof msg, "eid %lld is not an entity of entity2id.txt", (long long)eid);
+        die_line(where, lineno, "%s", msg);
+    }
     const char *lab = t2 + 1;
     size_t lablen = len - (size_t)(lab - line);
     int neg = lablen && lab[0] == '-';
@@ -615,10 +636,18 @@ static void gt_line(void *vctx, const char *member, const char *where, int64_t l
 
 void dataset_read_gt(const char *dataset_path, gt_set *gs) {
     memset(gs, 0, sizeof *gs);
-    gt_ctx c = {gs, NULL, NULL, 0};
+    gt_ctx c = {gs, NULL, NULL, 0, {0}, {0}, 0};
+    intmap_init(&c.line_of);
+    intmap_init(&c.known);
+    entity_table ent;
+    c.check_known = read_entities_if_any(dataset_path, &ent);
+    for (int64_t i = 0; i < ent.n; i++) intmap_put(&c.known, ent.eid[i], i);
+    entity_table_free(&ent);
     if (read_lines(dataset_path, "gt/", gt_line, gt_begin, &c) == 0)
         die_input(dataset_path, NULL, "no gt/<class>.txt members in the dataset");
     gt_finish_member(&c);
+    intmap_free(&c.line_of);
+    intmap_free(&c.known);
     if (gs->n == 0) die_input(dataset_path, "gt/", "no ground-truth classes");
 }
 

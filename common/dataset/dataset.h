@@ -63,7 +63,9 @@ typedef struct {
     int n;
     gt_class *c;
 } gt_set;
-/* An empty gt file dies with exit 3. */
+/* Dies with exit 3 naming the line on an empty gt file, an eid listed twice in one
+ * class file (a repeated member would count twice in MAP) and, when the dataset has an
+ * entity2id.txt, an eid that is not one of its entities. */
 void dataset_read_gt(const char *dataset_path, gt_set *gs);
 void gt_set_free(gt_set *gs);
 

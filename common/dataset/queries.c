@@ -22,20 +22,35 @@ static query_rows *append(query_list *ql, const char *class_name) {
     return q;
 }
 
-/* A seed given twice would count twice in the anchor distribution: keep the first. */
-static void drop_repeated_seeds(query_list *ql, const entity_table *t) {
+/* A seed given twice would count twice in the anchor distribution: keep the first
+ * (linear: one mark per entity row). More than QUERIES_MAX_SEEDS distinct seeds is bad
+ * input: model selection costs O(seeds^2 * V_e). */
+static void drop_repeated_seeds(query_list *ql, const entity_table *t, const char *source) {
+    unsigned char *seen = xcalloc((size_t)t->n + 1, 1);
     for (int i = 0; i < ql->n; i++) {
         query_rows *q = &ql->q[i];
-        int k = 0;
+        int k = 0, repeated = 0;
+        int64_t first_repeated = -1;
         for (int a = 0; a < q->nseeds; a++) {
-            int seen = 0;
-            for (int b = 0; b < k && !seen; b++) seen = q->rows[b] == q->rows[a];
-            if (seen) log_warn("%s query %d: seed \"%s\" given twice, counted once", q->class_name, q->index + 1,
-                               t->name[q->rows[a]]);
-            else q->rows[k++] = q->rows[a];
+            if (!seen[q->rows[a]]) {
+                seen[q->rows[a]] = 1;
+                q->rows[k++] = q->rows[a];
+            } else if (!repeated++) {
+                first_repeated = q->rows[a];
+            }
         }
+        for (int a = 0; a < k; a++) seen[q->rows[a]] = 0;
         q->nseeds = k;
+        if (repeated)
+            log_warn("%s query %d: %d seed(s) given more than once (the first: \"%s\"), each counted once",
+                     q->class_name, q->index + 1, repeated, t->name[first_repeated]);
+        if (k > QUERIES_MAX_SEEDS) {
+            char where[300];
+            snprintf(where, sizeof where, "%s query %d", q->class_name, q->index + 1);
+            die_input(source, where, "%d distinct seeds, at most %d are accepted", k, QUERIES_MAX_SEEDS);
+        }
     }
+    free(seen);
 }
 
 int seed_input_given(const seed_input *si) { return si->list || si->names.n || si->file; }
@@ -87,7 +102,7 @@ void queries_add_seeds(query_list *ql, const char *class_name, const seed_input 
     query_rows *q = append(ql, class_name);
     q->nseeds = n;
     q->rows = rows;
-    drop_repeated_seeds(ql, names->t);
+    drop_repeated_seeds(ql, names->t, si->list ? "--seeds" : si->file ? si->file : "--seed");
 }
 
 static void load_dataset(query_list *ql, const char *path, const dists *d) {
@@ -144,6 +159,7 @@ static void load_file(query_list *ql, const char *path, const dists *d, const na
         query_rows *q = append(ql, cls);
         if (line[strspn(line, "0123456789 ")]) { /* not a line of eids: names */
             q->rows = name_resolve_list(names, line, path, where, &q->nseeds);
+            if (q->nseeds == 0) die_input(path, where, "no seed entities, only separators: expected names or eids");
             continue;
         }
         for (char *save = NULL, *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
@@ -166,7 +182,9 @@ void queries_load(query_list *ql, const char *path, const dists *d, const name_i
     size_t n = strlen(path);
     if (S_ISREG(st.st_mode) && n > 4 && !strcmp(path + n - 4, ".txt")) load_file(ql, path, d, names);
     else load_dataset(ql, path, d);
-    drop_repeated_seeds(ql, &d->ent);
+    for (int i = 0; i < ql->n; i++)
+        if (ql->q[i].nseeds == 0) die("internal: %s: %s query %d has no seeds", path, ql->q[i].class_name, ql->q[i].index + 1);
+    drop_repeated_seeds(ql, &d->ent, path);
 }
 
 void query_list_free(query_list *ql) {

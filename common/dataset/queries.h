@@ -10,7 +10,10 @@
  *    seed eids (dataset format), any other line names, aliases or eids
  *    separated by tabs, or by commas when it has no tab (schemas/queries.md);
  *  - seeds typed on the command line (seed_input below; common/entitynames.h).
- * Queries keep file order; `index` counts queries within their class (0-based). */
+ * Queries keep file order; `index` counts queries within their class (0-based).
+ * Every query has at least one seed (a line of only separators is exit 3); a seed
+ * repeated within a query is kept once (one warning per query); more than
+ * QUERIES_MAX_SEEDS distinct seeds in a query is exit 3. */
 #ifndef PROBEXPAN_QUERIES_H
 #define PROBEXPAN_QUERIES_H
 
@@ -19,6 +22,8 @@
 #include "artifacts/dists.h"
 #include "base/cli.h"
 #include "dataset/entitynames.h"
+
+#define QUERIES_MAX_SEEDS 1000
 
 typedef struct {
     char *class_name;

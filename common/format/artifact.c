@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,26 @@
 #define ROW_ALIGN 64
 #define BIN32_HEADER 5
 
+/* Checksum trailer (schemas/header.md): the last TRAILER_SIZE bytes of a file are the
+ * map {content_sha256: str8 of 64 hex digits, content_bytes: uint64} covering every
+ * byte before it. Fixed size and layout, so a reader finds it without parsing. */
+#define TRAILER_SIZE 105
+#define TRAILER_HEX_AT 18   /* offset of the 64 hex digits */
+#define TRAILER_BYTES_AT 97 /* offset of the big-endian uint64 */
+
+/* The trailer's bytes with the hex digits and the length left zero. */
+static void trailer_template(uint8_t t[TRAILER_SIZE]) {
+    memset(t, 0, TRAILER_SIZE);
+    t[0] = 0x82;
+    t[1] = 0xa0 | 14;
+    memcpy(t + 2, "content_sha256", 14);
+    t[16] = 0xd9;
+    t[17] = 64;
+    t[82] = 0xa0 | 13;
+    memcpy(t + 83, "content_bytes", 13);
+    t[96] = 0xcf;
+}
+
 /* ======================= writing ======================= */
 
 struct artifact_writer {
@@ -41,8 +62,9 @@ struct artifact_writer {
     int ninputs;
     char **input_path, **input_kind, **input_sha;
     int header_written;
-    int64_t matrix_rows_left, matrix_cols;
+    int64_t matrix_rows, matrix_rows_left, matrix_cols;
     size_t matrix_stride;
+    char matrix_name[64];
     char created[32];
 };
 
@@ -239,6 +261,7 @@ msgpack_packer *artifact_payload(artifact_writer *w) {
 }
 
 uint64_t artifact_bytes(const artifact_writer *w) { return w->bytes; }
+const char *artifact_writer_path(const artifact_writer *w) { return w->path; }
 
 static void write_bin32_header(artifact_writer *w, uint32_t len) {
     unsigned char h[BIN32_HEADER] = {0xc6, (unsigned char)(len >> 24), (unsigned char)(len >> 16),
@@ -262,14 +285,20 @@ void artifact_matrix_begin(artifact_writer *w, const char *name, int64_t rows, i
     static const char zeros[ROW_ALIGN];
     write_bin32_header(w, (uint32_t)pad);
     write_cb(w, zeros, pad);
-    w->matrix_rows_left = rows;
+    w->matrix_rows = w->matrix_rows_left = rows;
     w->matrix_cols = cols;
+    snprintf(w->matrix_name, sizeof w->matrix_name, "%s", name);
     w->matrix_stride = stride;
 }
 
 void artifact_matrix_row(artifact_writer *w, const float *row) {
     static const char zeros[ROW_ALIGN];
     if (w->matrix_rows_left <= 0) die("internal: artifact %s: more matrix rows than declared", w->path);
+    for (int64_t j = 0; j < w->matrix_cols; j++)
+        if (!isfinite(row[j]))
+            die("refusing to write %s: matrix '%s' row %lld column %lld is %g (the values computed are not finite)",
+                w->path, w->matrix_name, (long long)(w->matrix_rows - w->matrix_rows_left), (long long)j,
+                (double)row[j]);
     size_t data = (size_t)w->matrix_cols * 4;
     write_bin32_header(w, (uint32_t)(w->matrix_stride - BIN32_HEADER));
     write_cb(w, (const char *)row, data);
@@ -283,6 +312,18 @@ uint64_t artifact_matrix_size(int64_t rows, int64_t cols) {
 }
 
 void artifact_require_space(const artifact_writer *w, uint64_t bytes) { outfile_require_space(w->out, bytes); }
+
+/* Appends the checksum trailer: sha256 of everything written so far and its length. */
+static void write_trailer(artifact_writer *w) {
+    uint8_t trailer[TRAILER_SIZE];
+    trailer_template(trailer);
+    sha256_ctx content = w->sha;
+    char hex[65];
+    sha256_final_hex(&content, hex);
+    memcpy(trailer + TRAILER_HEX_AT, hex, 64);
+    for (int i = 0; i < 8; i++) trailer[TRAILER_BYTES_AT + i] = (uint8_t)(w->bytes >> (56 - 8 * i));
+    write_cb(w, (const char *)trailer, TRAILER_SIZE);
+}
 
 /* After the files are in place: the catalog record, then the writer's memory. */
 static void record_and_free(artifact_writer *w) {
@@ -312,6 +353,7 @@ void artifact_commit_all(artifact_writer *const *w, int n) {
         if (w[i]->matrix_rows_left)
             die("internal: artifact %s: %lld matrix rows missing", w[i]->path, (long long)w[i]->matrix_rows_left);
         write_header(w[i]);
+        write_trailer(w[i]);
         out[i] = w[i]->out;
     }
     outfile_commit_all(out, n);
@@ -329,6 +371,8 @@ struct artifact_reader {
     size_t size;
     size_t off; /* next object */
     size_t cur; /* start of the object last returned (for messages) */
+    int has_trailer; /* size excludes the checksum trailer */
+    char content_sha256[65];
     msgpack_unpacked hdr_unp, unp;
     artifact_header hdr;
 };
@@ -463,6 +507,38 @@ const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map
     return o;
 }
 
+/* Detects the checksum trailer; when present, the payload ends where it starts. */
+static void find_trailer(artifact_reader *r) {
+    if (r->size <= TRAILER_SIZE) return;
+    const uint8_t *t = r->base + r->size - TRAILER_SIZE;
+    uint8_t want[TRAILER_SIZE];
+    trailer_template(want);
+    if (memcmp(t, want, TRAILER_HEX_AT) || memcmp(t + TRAILER_HEX_AT + 64, want + TRAILER_HEX_AT + 64, 15)) return;
+    if (be(t + TRAILER_BYTES_AT, 8) != r->size - TRAILER_SIZE) return;
+    r->has_trailer = 1;
+    r->size -= TRAILER_SIZE;
+    memcpy(r->content_sha256, t + TRAILER_HEX_AT, 64);
+    r->content_sha256[64] = 0;
+}
+
+int artifact_verify(artifact_reader *r) {
+    if (!r->has_trailer) return 0;
+    sha256_ctx c;
+    sha256_init(&c);
+    for (size_t off = 0; off < r->size; off += 1 << 24) {
+        size_t n = r->size - off < (size_t)1 << 24 ? r->size - off : (size_t)1 << 24;
+        sha256_update(&c, r->base + off, n);
+    }
+    char hex[65];
+    sha256_final_hex(&c, hex);
+    if (strcmp(hex, r->content_sha256)) {
+        r->cur = r->size;
+        artifact_bad(r, "checksum mismatch: the content hashes to sha256 %.16s..., the trailer records %.16s... "
+                        "(the file was changed or damaged after it was written)", hex, r->content_sha256);
+    }
+    return 1;
+}
+
 artifact_reader *artifact_open(const char *path, const char *kind, int max_schema) {
     artifact_reader *r = xcalloc(1, sizeof *r);
     r->path = xstrdup(path);
@@ -474,8 +550,9 @@ artifact_reader *artifact_open(const char *path, const char *kind, int max_schem
     r->size = (size_t)st.st_size;
     void *m = mmap(NULL, r->size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
-    if (m == MAP_FAILED) die_input(path, NULL, "cannot map: %s", strerror(errno));
+    if (m == MAP_FAILED) die_errno("cannot map %s (%zu bytes) into memory (address space limit?)", path, r->size);
     r->base = m;
+    find_trailer(r);
     msgpack_unpacked_init(&r->hdr_unp);
     msgpack_unpacked_init(&r->unp);
     if (r->base[0] < 0x80 || (r->base[0] > 0x8f && r->base[0] != 0xde && r->base[0] != 0xdf))
@@ -592,5 +669,9 @@ void artifact_matrix_rows(artifact_reader *r, const msgpack_object *d, row_matri
     }
     m->stride = (size_t)stride / 4;
     m->data = (const float *)(const void *)(r->base + r->off + BIN32_HEADER);
+    m->path = r->path;
+    m->data_offset = r->off + BIN32_HEADER;
+    m->check = NULL;
+    m->checked = NULL;
     r->off += need;
 }

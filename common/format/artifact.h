@@ -40,12 +40,16 @@ void artifact_add_input(artifact_writer *w, const char *path);
 /* Writes the header (once) and returns the packer for payload objects. */
 msgpack_packer *artifact_payload(artifact_writer *w);
 /* Row matrix: descriptor {matrix:name, rows, cols, dtype:"f32", stride}, pad,
- * then exactly `rows` calls of artifact_matrix_row(). */
+ * then exactly `rows` calls of artifact_matrix_row(). A row holding NaN or an
+ * infinity is refused: exit 1 naming the matrix, row and column. */
 void artifact_matrix_begin(artifact_writer *w, const char *name, int64_t rows, int64_t cols);
 void artifact_matrix_row(artifact_writer *w, const float *row);
 /* Bytes written so far. */
 uint64_t artifact_bytes(const artifact_writer *w);
-/* Flush, fsync, rename to the final path, record the output for the catalog. */
+/* The final path the writer commits to. */
+const char *artifact_writer_path(const artifact_writer *w);
+/* Appends the checksum trailer (schemas/header.md), flushes, fsyncs, renames to the
+ * final path and records the output for the catalog. */
 void artifact_commit(artifact_writer *w);
 /* Commits several artifacts together: every file is complete before any is renamed,
  * so a failure leaves none of them (base/outfile.h). */
@@ -89,6 +93,10 @@ int artifact_next(artifact_reader *r, msgpack_object *obj);
 void artifact_expect(artifact_reader *r, msgpack_object *obj, const char *what);
 /* Dies unless the payload is fully consumed. */
 void artifact_expect_end(artifact_reader *r);
+/* Checks the file against the sha256 in its checksum trailer (reads every byte):
+ * returns 1 when it matches, 0 when the file has no trailer (written before
+ * checksums existed); dies with exit 3 on a mismatch. */
+int artifact_verify(artifact_reader *r);
 
 /* Typed access to map fields; die with exit 3 naming file, offset and key.
  * `at` is the offset of the object for the message. */
@@ -104,11 +112,20 @@ void artifact_bad(artifact_reader *r, const char *fmt, ...) __attribute__((noret
 int64_t mp_as_int(artifact_reader *r, const msgpack_object *o, const char *what);
 double mp_as_double(artifact_reader *r, const msgpack_object *o, const char *what);
 
-typedef struct {
+typedef struct row_matrix row_matrix;
+/* A reader's value check of one row (e.g. dists: finite probabilities summing to 1),
+ * run by row_matrix_row() the first time a row is touched; it dies with exit 3 naming
+ * the file, the row's byte offset and the defect, and marks the row in `checked`. */
+typedef void (*row_check_fn)(const row_matrix *m, int64_t row);
+struct row_matrix {
     int64_t rows, cols;
     size_t stride;            /* floats between the starts of consecutive rows */
     const float *data;        /* row i = data + i * stride (points into the mmap) */
-} row_matrix;
+    const char *path;         /* the file, for messages (NULL for in-memory matrices) */
+    uint64_t data_offset;     /* file offset of row 0's first float */
+    row_check_fn check;       /* NULL: rows are used as they are */
+    unsigned char *checked;   /* rows already checked (allocated by whoever sets check) */
+};
 
 /* Reads the next payload object as a row-matrix descriptor named `name` and maps
  * its rows; the reader moves past the rows. */
@@ -118,7 +135,16 @@ int artifact_is_matrix(const msgpack_object *obj);
 /* Maps the rows that follow a descriptor just returned by artifact_next. */
 void artifact_matrix_rows(artifact_reader *r, const msgpack_object *descriptor, row_matrix *m);
 static inline const float *row_matrix_row(const row_matrix *m, int64_t i) {
+    if (m->check && !__atomic_load_n(&m->checked[i], __ATOMIC_ACQUIRE)) m->check(m, i);
     return m->data + (size_t)i * m->stride;
+}
+/* File offset of row i's first float (for messages). */
+static inline uint64_t row_matrix_offset(const row_matrix *m, int64_t i) {
+    return m->data_offset + (uint64_t)i * m->stride * sizeof(float);
+}
+/* Marks row i as checked (for row_check_fn implementations; thread-safe). */
+static inline void row_matrix_mark_checked(const row_matrix *m, int64_t i) {
+    __atomic_store_n(&m->checked[i], 1, __ATOMIC_RELEASE);
 }
 
 /* sha256 of a whole file as 64 hex chars (buf of 65). Dies on I/O errors. */

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,9 @@ void st_read_f32(const safetensors *st, const st_tensor *t, float *out) {
         die_input(st->path, t->name, "dtype %s where a float tensor (F32, F16, BF16) was expected",
                   dtype_names[t->dtype]);
     }
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(out[i]))
+            die_input(st->path, t->name, "element %zu is %g: tensor values must be finite numbers", i, (double)out[i]);
 }
 
 void st_read_f32_shape(const safetensors *st, const st_tensor *t, int ndim, int64_t d0,
@@ -172,6 +176,10 @@ void st_write(const char *path, const st_entry *e, int n, const char *metadata_j
             json_array_append_new(sh, json_integer(e[i].shape[d]));
             numel *= (uint64_t)e[i].shape[d];
         }
+        for (uint64_t k = 0; e[i].dtype == ST_F32 && k < numel; k++)
+            if (!isfinite(((const float *)e[i].data)[k]))
+                die("refusing to write %s: tensor %s element %llu is %g (training diverged? try a lower learning rate)",
+                    path, e[i].name, (unsigned long long)k, (double)((const float *)e[i].data)[k]);
         nb[i] = (size_t)(numel * dtype_sizes[e[i].dtype]);
         json_object_set_new(t, "dtype", json_string(dtype_names[e[i].dtype]));
         json_object_set_new(t, "shape", sh);

@@ -227,8 +227,9 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
         if (!isfinite(loss)) {
             char where[80];
             snprintf(where, sizeof where, "epoch %d, CL pass %d, step %lld", epoch, pass, (long long)s + 1);
-            die_input(t->o.samples, where, "the contrastive loss is %g: training diverged (lower --cl-lr?); "
-                      "the complete epochs in %s stay as they are", loss, t->o.out);
+            die("%s: the contrastive loss is %g: training diverged with --cl-lr %g and --cl-temperature %g (lower the "
+                "learning rate, raise the temperature); the complete epochs in %s stay as they are", where, loss,
+                c->o.cl_lr, c->o.hp.temperature, t->o.out);
         }
         adamw_step(&t->opt);
         sum += loss;

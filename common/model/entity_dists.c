@@ -88,6 +88,9 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     if (samples_vocab_size(s) > m->cfg.vocab_size)
         die_input(model_dir, "vocab_size", "the model has %d token ids, the samples' vocabulary %d",
                   m->cfg.vocab_size, samples_vocab_size(s));
+    char *vocab = xasprintf("%s/vocab.txt", model_dir);
+    samples_check_vocab_file(s, vocab);
+    free(vocab);
     entity_table t;
     samples_entity_table(s, &t);
     run_state r = {0};

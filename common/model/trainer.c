@@ -19,7 +19,6 @@
 #include "model/epoch_sampler.h"
 #include "base/cluster.h"
 #include "base/error.h"
-#include "base/paths.h"
 #include "base/log.h"
 #include "nn/mep_loss.h"
 
@@ -37,27 +36,6 @@ void trainer_opts_init(trainer_opts *o) {
 }
 
 /* ------------------------------------------------------------------ checks */
-
-static void check_vocab_file(const trainer *t, const char *path) {
-    FILE *f = paths_fopen_input(path);
-    if (!f) return; /* no vocab.txt: nothing to compare */
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int32_t V = samples_vocab_size(t->s), i = 0;
-    while ((n = getline(&line, &cap, f)) > 0 && i < V) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
-        if (strcmp(line, samples_vocab_token(t->s, i))) {
-            char where[32];
-            snprintf(where, sizeof where, "line %d", i + 1);
-            die_input(path, where, "token '%s' differs from the samples' vocabulary ('%s'): the samples were "
-                      "tokenized with another vocabulary", line, samples_vocab_token(t->s, i));
-        }
-        i++;
-    }
-    free(line);
-    fclose(f);
-}
 
 static void check_model_fits(trainer *t, const char *cfg_path) {
     bert_config *c = &t->m.cfg;
@@ -111,7 +89,7 @@ void trainer_open(trainer *t, const trainer_opts *o) {
     check_model_fits(t, cfg_path);
     if (o->model) {
         char *vp = xasprintf("%s/vocab.txt", o->model);
-        check_vocab_file(t, vp);
+        samples_check_vocab_file(t->s, vp);
         free(vp);
     }
     int64_t E = samples_entities(t->s);
