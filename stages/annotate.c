@@ -843,6 +843,7 @@ int main(int argc, char **argv) {
     }
     tmp_dir = xasprintf("%s/.%s.tmp-XXXXXX", out_parent, base);
     if (!mkdtemp(tmp_dir)) die_errno("cannot create a temporary folder in %s", out_parent);
+    tempdir_register(tmp_dir);
     write_sentences(spool_path, &sentences, &mentions);
     unlink(spool_path);
     tempfile_unregister(spool_path);
@@ -850,6 +851,7 @@ int main(int argc, char **argv) {
     int nclass = opt_classes ? write_classes() : 0;
     if (is_archive_out(opt_out)) commit_archive(opt_out);
     else commit_folder(opt_out);
+    tempfile_unregister(tmp_dir);
 
     char a[32], b[32], c[32], d[32], e2[32], f[32];
     log_info("%s sentences read, %s with a mention, %s over --max-words %d", fmt_count(a, p.sentences + overlong),

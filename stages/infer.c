@@ -117,7 +117,7 @@ static long run_ids(const infer_model *m, const char *path, int batch) {
         write_rows(stdout, probs, b.B, c->num_entities);
         n += b.B;
     }
-    if (fflush(stdout)) die_errno("cannot write the output");
+    stdout_flush();
     if (in != stdin) fclose(in);
     free(line);
     free(ids);

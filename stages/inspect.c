@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
         }
         free(name);
     }
-    if (fflush(stdout)) die_errno("write error on stdout");
+    stdout_flush();
     artifact_close(r);
     return 0;
 }

@@ -296,7 +296,7 @@ static int run_lines(const wp_vocab *v, int flags, int special) {
         out[o++] = '\n';
         if (fwrite(out, 1, o, stdout) != o) die_errno("write to stdout failed");
     }
-    if (fflush(stdout)) die_errno("write to stdout failed");
+    stdout_flush();
     free(line);
     free(out);
     wp_ids_free(&ids);

@@ -404,7 +404,7 @@ void pairs_cli_run(const pairs_cli *p, const char *out, long seed) {
         .show = p->show,
     };
     int64_t n = pairs_build(&o, stdout);
-    if (fflush(stdout)) die_errno("cannot write the report");
+    stdout_flush();
     run_metric("pairs", (double)n);
     char b[32];
     log_done("%s pairs (thr_pos %d, L_neg %d, U_neg %d) in %s", fmt_count(b, n), o.bounds.thr_pos,

@@ -179,6 +179,7 @@ static void declare_paths(const cli_option *opts, char **positional, int npos) {
 }
 
 int cli_parse(const cli_spec *spec, int argc, char **argv) {
+    error_catch_signals();
     pe_progname = spec->name;
     parsed_spec = spec;
     record_argv(argc, argv);

@@ -33,9 +33,21 @@ void error_set_exit_hook(void (*hook)(int code));
  * code as the value instead of exiting (NULL clears it). */
 void error_set_trap(jmp_buf *trap);
 
-/* Temporary files removed if the program dies (artifact writers register theirs). */
+/* Temporary files removed if the program dies or is killed by SIGTERM, SIGINT or SIGHUP
+ * (artifact writers register theirs); a registered folder is removed with its contents. */
 void tempfile_register(const char *path);
+void tempdir_register(const char *path);
 void tempfile_unregister(const char *path);
+
+/* Installs (once) the handling of SIGTERM, SIGINT and SIGHUP: the registered temporary
+ * files are unlinked in the handler (async-signal-safe), then a watcher thread runs the
+ * exit hook with status 128+signal (the catalog records the run as killed), removes
+ * registered folders and re-raises the signal, so the process still dies of it. SIGPIPE
+ * is ignored: a closed stdout shows up as EPIPE (see stdout_flush). cli_parse calls it. */
+void error_catch_signals(void);
+/* Flushes stdout: a reader that went away (EPIPE, e.g. `| head -1`) is a quiet normal
+ * end (exit 0 through the exit hook); any other write error dies with exit 1. */
+void stdout_flush(void);
 
 /* Checked allocation: die() on failure. */
 void *xmalloc(size_t n);

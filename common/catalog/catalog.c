@@ -277,8 +277,7 @@ fail:
 }
 
 void run_finish(int status) {
-    if (!run.active || run.finished) return;
-    run.finished = 1;
+    if (!run.active || __atomic_exchange_n(&run.finished, 1, __ATOMIC_SEQ_CST)) return;
     const char *path = catalog_path();
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
