@@ -2,6 +2,7 @@
  * failed runs are recorded with their exit code; concurrent writer processes
  * lose nothing (WAL + busy timeout); the `catalog` tool prints ls/lineage/show. */
 #include <sqlite3.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "format/artifact.h"
@@ -120,12 +121,47 @@ static void test_old_catalog_upgraded(void) {
     free(old);
 }
 
+/* A run killed by SIGTERM, SIGINT or SIGHUP while it writes an artifact: the process
+ * still dies of the signal, its temp file is gone and the catalog records the run with
+ * status 128+signal. */
+static void test_killed_run_recorded(void) {
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        char *out = xasprintf("%s/killed-%d.mp", dir, sigs[k]);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            pe_progname = "test-killed";
+            cli_catalog = db_path;
+            alarm(20); /* bound: a lost signal must not hang the suite */
+            error_catch_signals();
+            run_begin(dir);
+            artifact_writer *w = artifact_create(out, "thing", 1);
+            msgpack_pack_nil(artifact_payload(w));
+            raise(sigs[k]);
+            for (;;) pause(); /* the watcher thread ends the process */
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+        CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == sigs[k], "signal %d: child status 0x%x", sigs[k], st);
+        char *cmd = xasprintf("ls %s | grep -c 'killed-%d.mp.tmp.' >/dev/null", dir, sigs[k]);
+        CHECK_MSG(system(cmd) != 0, "signal %d: a temp file was left in %s", sigs[k], dir);
+        CHECK(access(out, F_OK) != 0);
+        char *sql = xasprintf("SELECT COUNT(*) FROM runs WHERE stage = 'test-killed' AND status = %d", 128 + sigs[k]);
+        CHECK_EQ_INT(query_int(sql), 1);
+        free(sql);
+        free(cmd);
+        free(out);
+    }
+}
+
 TEST_MAIN_BEGIN("test_catalog")
     if (!mkdtemp(dir)) return 1;
     db_path = xasprintf("%s/catalog.sqlite", dir);
     RUN(test_lineage_and_failed_runs);
     RUN(test_concurrent_writers);
     RUN(test_old_catalog_upgraded);
+    RUN(test_killed_run_recorded);
     char *cmd = xasprintf("rm -rf %s", dir);
     if (system(cmd)) return 1;
     free(cmd);
