@@ -158,18 +158,35 @@ static void cmd_show(const char *arg) {
     sqlite3_finalize(st);
 }
 
+/* The lineage tree: each artifact's inputs below it. An artifact that is its own ancestor
+ * (a catalog written before outputs were kept apart from inputs) is printed once more with
+ * "(cycle)" and not followed; at most LINEAGE_MAX_DEPTH levels and LINEAGE_MAX_LINES lines. */
+#define LINEAGE_MAX_DEPTH 64
+#define LINEAGE_MAX_LINES 100000
+static sqlite3_int64 lineage_path[LINEAGE_MAX_DEPTH + 1];
+static long lineage_lines;
+
 static void lineage(sqlite3_int64 id, const char *path, const char *kind, int depth) {
-    printf("%*s%s%s [%s]\n", 2 * depth, "", depth ? "<- " : "", path, kind);
-    if (depth > 64) return;
+    if (++lineage_lines > LINEAGE_MAX_LINES || ferror(stdout)) return;
+    int cycle = 0;
+    for (int i = 0; i < depth && !cycle; i++) cycle = lineage_path[i] == id;
+    printf("%*s%s%s [%s]%s\n", 2 * depth, "", depth ? "<- " : "", path, kind, cycle ? " (cycle: an ancestor of itself)" : "");
+    if (cycle) return;
+    if (depth == LINEAGE_MAX_DEPTH) {
+        printf("%*s<- ... (deeper than %d levels)\n", 2 * depth + 2, "", LINEAGE_MAX_DEPTH);
+        return;
+    }
+    lineage_path[depth] = id;
     sqlite3_stmt *st = prepare("SELECT l.input_path, l.input_artifact_id, a.kind FROM lineage l"
                                " LEFT JOIN artifacts a ON a.id = l.input_artifact_id WHERE l.artifact_id = ?"
                                " ORDER BY l.rowid");
     sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (sqlite3_column_type(st, 1) == SQLITE_NULL) printf("%*s<- %s [input]\n", 2 * depth + 2, "", col(st, 0));
-        else lineage(sqlite3_column_int64(st, 1), col(st, 0), col(st, 2), depth + 1);
+    while (sqlite3_step(st) == SQLITE_ROW && lineage_lines <= LINEAGE_MAX_LINES) {
+        if (sqlite3_column_type(st, 1) != SQLITE_NULL) lineage(sqlite3_column_int64(st, 1), col(st, 0), col(st, 2), depth + 1);
+        else if (++lineage_lines <= LINEAGE_MAX_LINES) printf("%*s<- %s [input]\n", 2 * depth + 2, "", col(st, 0));
     }
     sqlite3_finalize(st);
+    if (depth == 0 && lineage_lines > LINEAGE_MAX_LINES) printf("... (cut at %d lines)\n", LINEAGE_MAX_LINES);
 }
 
 static void cmd_lineage(const char *arg) {
@@ -208,5 +225,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(cmd, "lineage")) cmd_lineage(argv[first + 1]);
     else die_usage("unknown subcommand '%s'", cmd);
     sqlite3_close(db);
+    stdout_flush();
     return 0;
 }
