@@ -83,7 +83,8 @@ expect_exit not_an_archive 3 "junk.tar.gz: cannot read as a dataset" tokenize "$
 
 # build-samples on a truncated corpus
 tokenize --quiet "$FX/tiny" --vocab "$V" --out "$WORK/o/c.mp"
-head -c $(( $(stat -c %s "$WORK/o/c.mp") - 20 )) "$WORK/o/c.mp" >"$WORK/o/cut.mp"
+# (cut inside the payload: the 105-byte checksum trailer and 20 bytes before it)
+head -c $(( $(stat -c %s "$WORK/o/c.mp") - 105 - 20 )) "$WORK/o/c.mp" >"$WORK/o/cut.mp"
 expect_exit truncated_corpus 3 "cut.mp: byte [0-9]+: truncated" build-samples --corpus "$WORK/o/cut.mp" --out "$WORK/o/s.mp"
 build-samples --quiet --corpus "$WORK/o/c.mp" --out "$WORK/o/s.mp"
 params_are_options tokenize_params tokenize "$WORK/o/c.mp" vocab_out
