@@ -43,6 +43,25 @@ static int write_fixture(const char *out) {
     return 0;
 }
 
+/* Overwrites mean_prob[row][col] of the dists at path (a damaged or hand-made file the
+ * writer would refuse to produce): test_dists --poke FILE mean_prob ROW COL VALUE. */
+static int poke_fixture(char **argv) {
+    pe_progname = "test_dists";
+    const char *path = argv[0];
+    int64_t row = strtoll(argv[2], NULL, 10), col = strtoll(argv[3], NULL, 10);
+    float v = strtof(argv[4], NULL);
+    if (strcmp(argv[1], "mean_prob")) die("poke: only mean_prob can be poked");
+    dists d;
+    dists_open(&d, path);
+    const row_matrix *m = &d.prob;
+    if (row < 0 || row >= m->rows || col < 0 || col >= m->cols) die("poke: no cell %lld,%lld", (long long)row, (long long)col);
+    uint64_t off = row_matrix_offset(m, row) + (uint64_t)col * sizeof(float);
+    dists_close(&d);
+    FILE *f = fopen(path, "r+b");
+    if (!f || fseek(f, (long)off, SEEK_SET) || fwrite(&v, sizeof v, 1, f) != 1 || fclose(f)) die_errno("poke %s", path);
+    return 0;
+}
+
 static char tmpdir[] = "/tmp/test_dists.XXXXXX";
 
 static void make_table(entity_table *t, int n, int64_t eid0, const char *prefix) {
@@ -55,7 +74,7 @@ static void make_table(entity_table *t, int n, int64_t eid0, const char *prefix)
     }
 }
 
-/* Writes an n-entity dists where prob[i][j] = i*n + j + 1. */
+/* Writes an n-entity dists where prob[i][j] = (i*n + j + 1) / (the row's sum). */
 static char *write_dists(const char *name, int n, int64_t eid0, const char *prefix) {
     char *path = xasprintf("%s/%s", tmpdir, name);
     entity_table t;
@@ -64,7 +83,9 @@ static char *write_dists(const char *name, int n, int64_t eid0, const char *pref
     artifact_param_str(dists_artifact(w), "note", "unit test");
     float *p = xmalloc(sizeof(float) * (size_t)n);
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) p[j] = (float)(i * n + j + 1);
+        double sum = 0;
+        for (int j = 0; j < n; j++) sum += i * n + j + 1;
+        for (int j = 0; j < n; j++) p[j] = (float)((i * n + j + 1) / sum);
         dists_write_row(w, p);
     }
     dists_commit(w);
@@ -82,8 +103,8 @@ static void test_round_trip(void) {
     CHECK_STR(d.ent.name[4], "ent 4");
     CHECK_EQ_INT(dists_row_of(&d, 120), 2);
     CHECK_EQ_INT(dists_row_of(&d, 121), -1);
-    CHECK_NEAR(row_matrix_row(&d.prob, 2)[3], 14.0, 0);
-    CHECK_NEAR(row_matrix_row(&d.prob, 4)[4], 25.0, 0);
+    CHECK_NEAR(row_matrix_row(&d.prob, 2)[3], 14.0 / 65, 1e-7);
+    CHECK_NEAR(row_matrix_row(&d.prob, 4)[4], 25.0 / 115, 1e-7);
     CHECK(((uintptr_t)row_matrix_row(&d.prob, 1)) % 64 == 0);
     CHECK_EQ_INT(artifact_hdr(d.r)->schema, 2);
     dists_close(&d);
@@ -196,6 +217,7 @@ static void test_schema_versions(void) {
 
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--write")) return write_fixture(argv[2]);
+    if (argc == 7 && !strcmp(argv[1], "--poke")) return poke_fixture(argv + 2);
     check_prog_ = "test_dists";
     pe_progname = "test_dists";
     if (!mkdtemp(tmpdir)) return 1;
