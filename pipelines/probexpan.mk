@@ -1,4 +1,4 @@
-# probexpan.mk — the ProbExpan pipeline as make targets (DESIGN.md §1, §3; issue 7).
+# probexpan.mk — the ProbExpan pipeline as make targets (docs/design.md §1, §3; issue 7).
 #
 #   make -f pipelines/probexpan.mk DATA=path/to/dataset.tar.gz RUN=runs/x [K=3 TOPK=2 ...] full
 #

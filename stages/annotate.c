@@ -1,4 +1,4 @@
-/* annotate: plain text + an entity list -> a dataset folder (DESIGN.md §2).
+/* annotate: plain text + an entity list -> a dataset folder (docs/design.md §2).
  *
  * Reads documents (files, folders, archives or stdin; one per file, or one per
  * line with --lines), splits them into sentences and word tokens

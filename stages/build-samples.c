@@ -1,7 +1,7 @@
 /* build-samples: one masked sample per (entity, mention) from a corpus artifact.
  *
  * For every mention, the sentence's wordpieces with the mention's span replaced
- * by one [MASK], wrapped in [CLS] ... [SEP] (DESIGN.md §3 "Samples"). Sentences
+ * by one [MASK], wrapped in [CLS] ... [SEP] (docs/design.md §3 "Samples"). Sentences
  * over --max-words words (150, official code) and samples over --max-wordpieces
  * (512) are dropped, then entities with fewer than --min-samples (2) samples;
  * --max-samples-per-entity keeps a --seed-determined random subset. Writes the

@@ -1,5 +1,5 @@
 /* evaluate: MAP@K of expanded or re-ranked lists against a dataset's gt/
- * (DESIGN.md §3 Evaluation). Seeds are removed from each list; AP@K per query
+ * (docs/design.md §3 Evaluation). Seeds are removed from each list; AP@K per query
  * for K = 10, 20, 50, 100; MAP per class and overall (mean over queries). One
  * input prints a per-class table; several inputs print one side-by-side table
  * (rows: runs, columns: MAP@10/20/50 per dataset) so ablations compare in one

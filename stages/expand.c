@@ -1,4 +1,4 @@
-/* expand: ProbExpan's window search (DESIGN.md §3 Expansion). For every query —
+/* expand: ProbExpan's window search (docs/design.md §3 Expansion). For every query —
  * from a dataset's query/ folder, a query file, or seeds on the command line —
  * grow the seed set one entity at a time: order the candidates by the set's mean
  * distribution, score the first w against the anchor distribution, append the

@@ -1,4 +1,4 @@
-/* rerank: ProbExpan's entity re-ranking (DESIGN.md §3 Re-ranking). For each
+/* rerank: ProbExpan's entity re-ranking (docs/design.md §3 Re-ranking). For each
  * expanded set, score every expanded entity against the whole final set as the
  * anchor, rank by that score, and combine rank and expansion order:
  * sqrt(1/i * 1/rank) (default) or mu/i + 1/rank (official code). Writes a

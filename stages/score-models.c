@@ -1,4 +1,4 @@
-/* score-models: ProbExpan's model selection and ensemble (DESIGN.md §3 Model
+/* score-models: ProbExpan's model selection and ensemble (docs/design.md §3 Model
  * selection). For each of K `dists` artifacts and each class of the queries, the
  * mean swapped-peak KL between the class's seed distributions; the model score is
  * the geometric mean over classes (lower = more consistent). Keeps the --top k

@@ -1,4 +1,4 @@
-/* train-cl: train one entity-representation model with contrastive learning (DESIGN §3
+/* train-cl: train one entity-representation model with contrastive learning (docs/design.md §3
  * "Contrastive learning", paper §3.3). Starts from the base encoder like train-mlm (--model
  * DIR or --config FILE), adds the projection head, and per epoch runs two contrastive
  * passes over pairs drawn from the `pairs` artifact (batches of 256 pairs, the two views as

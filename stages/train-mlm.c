@@ -1,4 +1,4 @@
-/* train-mlm: train one entity-prediction model (ProbExpan phase 1, DESIGN §3).
+/* train-mlm: train one entity-prediction model (ProbExpan phase 1, docs/design.md §3).
  *
  * Reads a samples artifact and an encoder (--model HF dir, or --config for a random init),
  * adds the entity head, and trains masked-entity prediction with label smoothing: every

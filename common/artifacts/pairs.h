@@ -1,4 +1,4 @@
-/* pairs: the `pairs` artifact of contrastive learning (schemas/pairs.md; DESIGN §3
+/* pairs: the `pairs` artifact of contrastive learning (schemas/pairs.md; docs/design.md §3
  * "Contrastive learning", issue 7) — per class of the queries the positive and negative
  * entity sets taken from the previous phase's ranking, the thresholds, and one drawn set of
  * sample pairs — built by `build-samples --contrastive`, read by `train-cl`.

@@ -1,4 +1,4 @@
-/* cli: GNU-style long-option parsing and --help for every program (DESIGN.md §5).
+/* cli: GNU-style long-option parsing and --help for every program (docs/design.md §5).
  *
  * A stage declares its options in a table whose `dest` pointers already hold the
  * defaults; --help prints purpose, usage, an e.g. line, every option with its

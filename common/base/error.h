@@ -1,6 +1,6 @@
 /* error: exit codes and fatal-error reporting shared by every program.
  *
- * Contract (DESIGN.md §5): exit 0 ok, 1 failure, 2 usage error, 3 bad input.
+ * Contract (docs/design.md §5): exit 0 ok, 1 failure, 2 usage error, 3 bad input.
  * die_input() names the file and the position (line, byte offset, tensor, ...)
  * and what was expected. Before exiting, every registered temporary file is
  * unlinked, so a failing program never leaves a partial output behind. */

@@ -1,4 +1,4 @@
-/* log: messages and progress on stderr (DESIGN.md §5).
+/* log: messages and progress on stderr (docs/design.md §5).
  *
  * log_info() prints "PROG: message" unless --quiet. A progress meter draws a bar
  * with rate and ETA when stderr is a terminal and otherwise prints a line every

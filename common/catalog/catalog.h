@@ -1,4 +1,4 @@
-/* catalog: the SQLite record of runs, artifacts and lineage (DESIGN.md §4).
+/* catalog: the SQLite record of runs, artifacts and lineage (docs/design.md §4).
  *
  * Every program calls run_begin() after parsing its options; artifact_commit()
  * adds outputs; run_metric*() adds metrics; run_finish() (called automatically

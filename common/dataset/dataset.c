@@ -1,4 +1,4 @@
-/* dataset: stream the members of a ProbExpan/CGExpan dataset (DESIGN.md §2)
+/* dataset: stream the members of a ProbExpan/CGExpan dataset (docs/design.md §2)
  * from a folder (stdio) or an archive (libarchive, every format and filter),
  * split them into numbered lines, and parse entity2id.txt, query/ and gt/.
  *

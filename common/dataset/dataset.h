@@ -1,4 +1,4 @@
-/* dataset: read a ProbExpan/CGExpan dataset (DESIGN.md §2) from a folder or an
+/* dataset: read a ProbExpan/CGExpan dataset (docs/design.md §2) from a folder or an
  * archive (.tar.gz, .tar, .zip via libarchive, streamed, never unpacked).
  *
  * Member names are relative to the dataset root: an archive with one top folder

@@ -1,4 +1,4 @@
-/* sentences: parser of one line of a dataset's sentences.json (DESIGN.md §2),
+/* sentences: parser of one line of a dataset's sentences.json (docs/design.md §2),
  * used by tokenize: {"tokens": [str, ...], "entityMentions": [{"start": i,
  * "end": j, "entityId": eid}, ...], ...} (other keys ignored; start..end is an
  * inclusive word span).

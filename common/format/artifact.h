@@ -1,4 +1,4 @@
-/* artifact: the msgpack files stages exchange (DESIGN.md §4, schemas/header.md).
+/* artifact: the msgpack files stages exchange (docs/design.md §4, schemas/header.md).
  *
  * File = a header map {format:"probexpan", kind, schema, producer:{name,version},
  * created, params:{...}, inputs:[{path,kind,sha256}]} followed by payload objects.

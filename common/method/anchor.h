@@ -1,5 +1,5 @@
 /* anchor: the anchor distribution of the window search and re-ranking and the
- * score s(e) = -KL(d || r(e)) (DESIGN.md §3 Expansion 2, Re-ranking).
+ * score s(e) = -KL(d || r(e)) (docs/design.md §3 Expansion 2, Re-ranking).
  *
  * For candidate row e and the current set's members m_0..m_{n-1} (expansion
  * order, seeds first): d = p = 1/V_e everywhere; d[e] = r(e)[e]; d[m_i] =

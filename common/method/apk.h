@@ -1,4 +1,4 @@
-/* apk: AP@K and MAP@K of ranked entity lists (DESIGN.md §3 Evaluation).
+/* apk: AP@K and MAP@K of ranked entity lists (docs/design.md §3 Evaluation).
  *
  * AP@K = (1 / min(|gt|, K)) * sum over the hits among the first K list
  * positions of the precision at that position; an entity repeated in the list

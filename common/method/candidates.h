@@ -1,4 +1,4 @@
-/* candidates: candidate ordering for the window search (DESIGN.md §3 Expansion 1).
+/* candidates: candidate ordering for the window search (docs/design.md §3 Expansion 1).
  *
  * The order is by a score kept incrementally: each new member of the current set
  * adds its row once (O(V_e)), nothing is recomputed over the whole set.

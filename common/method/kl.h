@@ -1,4 +1,4 @@
-/* kl: Kullback-Leibler divergence between entity distributions (DESIGN.md §3).
+/* kl: Kullback-Leibler divergence between entity distributions (docs/design.md §3).
  *
  * Conventions (those of scipy.stats.entropy, which the official code calls):
  * both vectors are normalised to sum 1 before the divergence, terms with

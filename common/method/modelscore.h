@@ -1,4 +1,4 @@
-/* modelscore: model selection by seed consistency (DESIGN.md §3 "Model selection").
+/* modelscore: model selection by seed consistency (docs/design.md §3 "Model selection").
  *
  * Class score: over every ordered pair (a, b), a != b, of the class's seed rows,
  * copy the two distributions, set r_a[b] <- r_b[b] and r_b[a] <- r_a[a] (each

@@ -1,4 +1,4 @@
-/* rerank: entity re-ranking (DESIGN.md §3 Re-ranking).
+/* rerank: entity re-ranking (docs/design.md §3 Re-ranking).
  *
  * For each expanded entity e_i (i = 1-based expansion order, seeds excluded),
  * s(e_i) = -KL(d || r(e_i)) with the whole final set (seeds first) as anchor

@@ -1,4 +1,4 @@
-/* windowsearch: the expansion loop of ProbExpan (DESIGN.md §3 Expansion).
+/* windowsearch: the expansion loop of ProbExpan (docs/design.md §3 Expansion).
  *
  * Per query, L_cur = seeds; each step orders the candidates (common/candidates.h),
  * scores the first w with the anchor distribution (common/anchor.h) and appends

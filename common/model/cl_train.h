@@ -1,4 +1,4 @@
-/* cl_train: the contrastive passes of train-cl (DESIGN §3 "Contrastive learning", official
+/* cl_train: the contrastive passes of train-cl (docs/design.md §3 "Contrastive learning", official
  * Expan.pretrain / run_epoch_cl), on top of the shared trainer (trainer.h).
  *
  * One contrastive STEP (cl_step) on B pairs, given the two views as packed batches:

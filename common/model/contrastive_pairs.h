@@ -1,5 +1,5 @@
 /* contrastive_pairs: the positive/negative entity sets of a class and the sample-pair recipe
- * of contrastive learning (DESIGN §3 "Contrastive learning", paper §3.3 and Table 6), as
+ * of contrastive learning (docs/design.md §3 "Contrastive learning", paper §3.3 and Table 6), as
  * pure functions of their inputs and an rng.
  *
  * Entity sets, per class, accumulated over the class's queries (cl_sets_add_query):
@@ -13,7 +13,7 @@
  * class's queries; an entity that is positive for any query of the class is never one of
  * its negatives. Sets keep first-insertion order (seeds first, then by rank).
  *
- * Pairs (cl_make_pairs), per class in order, reading DESIGN's "two sentences of the same
+ * Pairs (cl_make_pairs), per class in order, reading docs/design.md's "two sentences of the same
  * positive entity; two pairs with another positive entity of the same class; two sentences
  * of the same negative entity" through the official code (HCL.py get_cl_dataset), whose
  * unit is a PAIR SET between two entities a, b holding k = min(max(n_a, n_b), M) sample

@@ -1,4 +1,4 @@
-/* entity_dists: infer's samples mode (DESIGN §3 "Inference") — for every entity row i of
+/* entity_dists: infer's samples mode (docs/design.md §3 "Inference") — for every entity row i of
  * a samples artifact, r(i) = mean over its samples of softmax(head(encoder(x))),
  * streamed into a dists artifact (common/dists.h) as entities finish.
  *

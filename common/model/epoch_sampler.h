@@ -1,4 +1,4 @@
-/* epoch_sampler: which samples one training epoch visits (DESIGN §3, train-mlm).
+/* epoch_sampler: which samples one training epoch visits (docs/design.md §3, train-mlm).
  *
  * Per epoch every entity contributes k samples: k distinct ones drawn without
  * replacement when it has n >= k, else k independent draws with replacement (the

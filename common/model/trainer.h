@@ -1,4 +1,4 @@
-/* trainer: what train-mlm and train-cl share (DESIGN §3 "Training"): loading the encoder
+/* trainer: what train-mlm and train-cl share (docs/design.md §3 "Training"): loading the encoder
  * (--model HF dir or --config random init) and the entity head for a samples artifact,
  * the input checks, the frozen-prefix cache, batches, the masked-entity-prediction step
  * and epoch, per-epoch checkpoints and --resume.

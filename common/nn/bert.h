@@ -6,7 +6,7 @@
  * within each sequence only, which is exactly HF's result with padding masked out (padded
  * keys get weight 0; padded rows never reach the loss), with no work spent on padding.
  *
- * Freezing (DESIGN §3): model->frozen = F. The embeddings are frozen iff F >= 1, encoder
+ * Freezing (docs/design.md §3): model->frozen = F. The embeddings are frozen iff F >= 1, encoder
  * layer i iff i < F. The output of the frozen part never changes, so a trainer computes it
  * once with bert_forward_prefix(m, b, bert_prefix_layers(m), out) and caches it (e.g. as
  * float16/bfloat16 via tensor_ops), then passes it to bert_forward_train.

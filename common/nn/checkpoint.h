@@ -1,4 +1,4 @@
-/* checkpoint: a trained model directory in HuggingFace layout (DESIGN §4):
+/* checkpoint: a trained model directory in HuggingFace layout (docs/design.md §4):
  *   DIR/config.json        bert_config (HF BertModel fields + "probexpan" block)
  *   DIR/vocab.txt          copied from the given vocabulary file
  *   DIR/model.safetensors  the encoder under HF names (no "bert." prefix), then

@@ -1,8 +1,8 @@
-/* entity_head: ProbExpan's entity prediction head f (DESIGN §3):
+/* entity_head: ProbExpan's entity prediction head f (docs/design.md §3):
  *   Linear(H,H) -> GELU(erf) -> Linear(H,V_e) -> LogSoftmax,
  * tensors "head.0.weight" [H,H], "head.0.bias" [H], "head.2.weight" [V_e,H],
  * "head.2.bias" [V_e] (nn.Sequential indices, as in the golden checkpoint).
- * Init as nn.Linear: weights Kaiming-uniform U(−1/√in, 1/√in), biases zero (DESIGN).
+ * Init as nn.Linear: weights Kaiming-uniform U(−1/√in, 1/√in), biases zero (docs/design.md).
  * The caller owns the activation buffers: dense, gelu [B, H]; logp [B, V_e]. */
 #ifndef PROBEXPAN_ENTITY_HEAD_H
 #define PROBEXPAN_ENTITY_HEAD_H

@@ -1,5 +1,5 @@
 /* hcl_loss: the hard-negative contrastive loss of ProbExpan (HCL, estimator 'hard'),
- * in the official code's form, with its gradient (DESIGN.md §3, golden README "HCL loss").
+ * in the official code's form, with its gradient (docs/design.md §3, golden README "HCL loss").
  *
  * Contract. out1, out2 are [B, D] row-major (normally L2-normalised projections; pair r =
  * row r of both). With z = concat(out1, out2) ([2B, D]), partner(i) = (i+B) mod 2B,

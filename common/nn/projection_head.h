@@ -1,4 +1,4 @@
-/* projection_head: ProbExpan's contrastive projection head p (DESIGN §3, golden README
+/* projection_head: ProbExpan's contrastive projection head p (docs/design.md §3, golden README
  * "Projection head, BatchNorm and normalisation"):
  *   lin = x·W0ᵀ                     Linear(H, P1, no bias)     "projection_head.0.weight" [P1,H]
  *   bn  = BN(lin)                   BatchNorm1d(P1), TRAINING mode:
