@@ -21,7 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int64_t i = 0; i < n; i++) {
         FUZZ_ASSERT(dists_row_of(&d, d.ent.eid[i]) == i);
         FUZZ_ASSERT(d.ent.name[i] != NULL);
-        const float *p = row_matrix_row(&d.prob, i);
+        const float *volatile p = NULL;
+        FUZZ_TRY(p = row_matrix_row(&d.prob, i)); /* a row that is no distribution: bad input */
+        if (fuzz_rc) {
+            FUZZ_ASSERT(fuzz_rc == EXIT_BADINPUT);
+            dists_close(&d);
+            return 0;
+        }
         for (int64_t k = 0; k < n; k++) sum += p[k];
     }
     (void)sum;
