@@ -168,12 +168,7 @@ void expansion_record_free(expansion_record *r) {
     free(r->seeds);
     free(r->seed_names);
     free(r->negatives);
-    free(r->eids);
-    free(r->names);
-    free(r->scores);
-    free(r->order);
-    free(r->kl_rank);
-    free(r->kl_score);
+    expansion_record_free_lists(r);
     memset(r, 0, sizeof *r);
 }
 
