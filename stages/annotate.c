@@ -331,7 +331,7 @@ static void on_sentence(void *ctx, char **tok, int n) {
 static void on_sentence_discover(void *ctx, char **tok, int n) {
     pass1 *p = ctx;
     discover_add_sentence(p->disc, tok, n);
-    spool_put(p->sent, p->article, tok, n);
+    sentence_spool_put(p->sent, p->article, tok, n);
 }
 
 /* --discover, once the names are known: the kept sentences through on_sentence. */
@@ -788,7 +788,7 @@ int main(int argc, char **argv) {
     if (!is_archive_out(opt_out) && is_dir(opt_out) && !opt_force && !replaceable_folder(opt_out))
         die_usage("--out %s is a folder with files annotate did not write (no %s in it): choose another folder, "
                   "or pass --force to replace it", opt_out, DATASET_MARKER);
-    run_begin(out_parent);
+    catalog_begin(out_parent);
 
     if (opt_entities) load_entities(opt_entities);
     if (opt_classes && opt_entities) load_classes(opt_classes);
@@ -805,7 +805,7 @@ int main(int argc, char **argv) {
     if (!p.spool) die_errno("cannot open %s", spool_path);
     if (opt_discover) {
         p.disc = discover_new(&opt_dp);
-        p.sent = spool_create(out_parent, base);
+        p.sent = sentence_spool_create(out_parent, base);
     }
     p.sp = splitter_new(opt_max_words, opt_discover ? on_sentence_discover : on_sentence, &p);
     progress_start(&p.prog, "reading", "documents", 0);
@@ -825,8 +825,8 @@ int main(int argc, char **argv) {
         load_discovered(names, nn);
         discovered_names_free(names, nn);
         if (opt_classes) load_classes(opt_classes);
-        spool_replay(p.sent, replay_sentence, &p);
-        spool_remove(p.sent);
+        sentence_spool_replay(p.sent, replay_sentence, &p);
+        sentence_spool_remove(p.sent);
     }
     if (ferror(p.spool) | fclose(p.spool)) die_errno("cannot write %s", spool_path);
     int64_t overlong = splitter_overlong(p.sp);
@@ -856,12 +856,12 @@ int main(int argc, char **argv) {
     char a[32], b[32], c[32], d[32], e2[32], f[32];
     log_info("%s sentences read, %s with a mention, %s over --max-words %d", fmt_count(a, p.sentences + overlong),
              fmt_count(b, p.with_mention), fmt_count(c, overlong), opt_max_words);
-    run_metric("documents", (double)p.docs);
-    run_metric("sentences", (double)sentences);
-    run_metric("mentions", (double)mentions);
-    run_metric("entities_kept", (double)kept);
-    run_metric("entities_dropped", (double)dropped);
-    run_metric("classes", nclass);
+    catalog_metric("documents", (double)p.docs);
+    catalog_metric("sentences", (double)sentences);
+    catalog_metric("mentions", (double)mentions);
+    catalog_metric("entities_kept", (double)kept);
+    catalog_metric("entities_dropped", (double)dropped);
+    catalog_metric("classes", nclass);
     snprintf(f, sizeof f, ", %d classes", nclass);
     log_done("%s documents, %s sentences kept, %s mentions, %s entities kept, %s dropped (< %d mentions)%s",
              fmt_count(a, p.docs), fmt_count(b, sentences), fmt_count(c, mentions), fmt_count(d, kept),

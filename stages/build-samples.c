@@ -100,14 +100,14 @@ int main(int argc, char **argv) {
     if (pc.contrastive) {
         if (corpus_path) die_usage("--contrastive reads --samples, not a corpus");
         if (!out) die_usage("--out is required");
-        run_begin_beside(out);
+        catalog_begin_beside(out);
         pairs_cli_run(&pc, out, seed);
         return 0;
     }
     if (!corpus_path) die_usage("--corpus is required");
     if (!out) die_usage("--out is required");
     if (cap > 0 && cap < min_samples) die_usage("--max-samples-per-entity %d is below --min-samples %d", cap, min_samples);
-    run_begin_beside(out);
+    catalog_begin_beside(out);
 
     /* ---- pass 1: candidates ---- */
     corpus_reader c;
@@ -328,8 +328,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < nstats; i++) mp_kv_int(pk, stats[i].key, stats[i].value);
     uint64_t bytes = artifact_bytes(w);
     artifact_commit(w);
-    for (size_t i = 0; i < nstats; i++) run_metric(stats[i].key, (double)stats[i].value);
-    run_metric("bytes", (double)bytes);
+    for (size_t i = 0; i < nstats; i++) catalog_metric(stats[i].key, (double)stats[i].value);
+    catalog_metric("bytes", (double)bytes);
     char a[32], b[32], d[32], f[32];
     log_info("entities: %s kept, %s dropped (%lld with < %d samples, %lld never mentioned), %lld capped",
              fmt_count(a, E), fmt_count(b, dropped_with_samples + never_mentioned), (long long)dropped_with_samples,

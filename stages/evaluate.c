@@ -329,7 +329,7 @@ int main(int argc, char **argv) {
     else if (!tsv && strcmp(format, "table")) die_usage("--format: expected table, tsv or json, found '%s'", format);
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
     const char *eq = out ? NULL : strchr(argv[first], '=');
-    run_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
+    catalog_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
 
     run_result *rr = xcalloc((size_t)nr, sizeof *rr);
     for (int i = 0; i < nr; i++) {
@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
         msgpack_unpacked_init(&u);
         size_t off = 0;
         if (msgpack_unpack_next(&u, sb.data, sb.size, &off) != MSGPACK_UNPACK_SUCCESS) die("internal: report unpack");
-        mp_print_json(stdout, &u.data);
+        mpjson_print(stdout, &u.data);
         putchar('\n');
         msgpack_unpacked_destroy(&u);
     } else if (tsv) {
@@ -400,7 +400,7 @@ int main(int argc, char **argv) {
         for (int k = 0; k < NK; k++) {
             char key[16];
             snprintf(key, sizeof key, "MAP@%d", KS[k]);
-            run_metric(key, rr[0].overall[k]);
+            catalog_metric(key, rr[0].overall[k]);
         }
     int queries = 0;
     for (int i = 0; i < nr; i++) {

@@ -18,7 +18,7 @@
 #include "method/windowsearch.h"
 
 /* Record for query q of the list from its expansion x. */
-static expansion_record make_record(const dists *d, const query_rows *q, const expand_query *x) {
+static expansion_record make_record(const dists *d, const query_rows *q, const windowsearch_query *x) {
     expansion_record r = {0};
     r.class_name = q->class_name;
     r.query = q->index;
@@ -85,11 +85,11 @@ int main(int argc, char **argv) {
         cand = "logz";
         aw.kind = ANCHOR_EXPAND_BANDS;
     }
-    int cmode = cand_mode_parse(cand);
+    int cmode = candidates_mode_parse(cand);
     if (cmode < 0) die_usage("--candidates: expected mean or logz, found '%s'", cand);
-    run_begin_beside(out);
+    catalog_begin_beside(out);
 
-    expand_params p = {size, w0, g, s, official, (cand_mode)cmode, aw};
+    windowsearch_params p = {size, w0, g, s, official, (candidates_mode)cmode, aw};
     dists d;
     dists_open(&d, dists_path);
     name_index ni;
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
                           d.ent.name[ql.q[i].rows[k]], ql.q[i].class_name, ql.q[i].index + 1);
     free(is_neg);
 
-    expand_query *x = xcalloc((size_t)ql.n, sizeof *x);
+    windowsearch_query *x = xcalloc((size_t)ql.n, sizeof *x);
     for (int i = 0; i < ql.n; i++) {
         x[i].nseeds = ql.q[i].nseeds;
         x[i].seeds = ql.q[i].rows;
@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
     progress_start(&pr, "expand", "queries", ql.n);
     /* groups: one query each, or with --exclusive the i-th query of every class */
     int *group = xmalloc(sizeof(int) * (size_t)(ql.n + 1));
-    expand_query *gq = xmalloc(sizeof *gq * (size_t)(ql.n + 1));
+    windowsearch_query *gq = xmalloc(sizeof *gq * (size_t)(ql.n + 1));
     int done = 0;
     for (int idx = 0; done < ql.n; idx++) {
         int ng = 0;
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
             if (exclusive ? ql.q[i].index == idx : i == idx) group[ng++] = i;
         if (!ng) continue;
         for (int k = 0; k < ng; k++) gq[k] = x[group[k]];
-        expand_group(&sc, cand_rows, gq, ng, &p, exclusive);
+        windowsearch_group(&sc, cand_rows, gq, ng, &p, exclusive);
         for (int k = 0; k < ng; k++) x[group[k]] = gq[k];
         done += ng;
         progress_update(&pr, done);
@@ -171,12 +171,12 @@ int main(int argc, char **argv) {
         free(r.negatives);
         free(r.eids);
         free(r.names);
-        expand_query_free(&x[i]);
+        windowsearch_query_free(&x[i]);
     }
     artifact_commit(w);
-    run_metric("queries", ql.n);
-    run_metric("entities_expanded", (double)total);
-    run_metric("window_search_seconds", secs);
+    catalog_metric("queries", ql.n);
+    catalog_metric("entities_expanded", (double)total);
+    catalog_metric("window_search_seconds", secs);
     log_info("window search: %.3f s for %lld entities (%.3f ms each, %.3f s of CPU), V_e = %lld", secs,
              (long long)total, total ? 1e3 * secs / (double)total : 0.0, cpu, (long long)dists_n(&d));
     char b1[32], b2[32];

@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
     c.long_patterns = !strcmp(patterns, "long");
     cluster_init(&argc, &argv);
-    if (cluster_rank() == 0) run_begin_beside(out); /* one catalog record for the whole job */
+    if (cluster_rank() == 0) catalog_begin_beside(out); /* one catalog record for the whole job */
     double t0 = now_seconds();
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
@@ -66,9 +66,9 @@ int main(int argc, char **argv) {
     index_write(out, &t, mentions, S, samples_path, &c, &k);
     double secs = now_seconds() - t0;
     char a[32], b[32], d[32], e[32];
-    run_metric("features", (double)k.F);
-    run_metric("pairs", (double)k.foff[k.F]);
-    run_metric("seconds", secs);
+    catalog_metric("features", (double)k.F);
+    catalog_metric("pairs", (double)k.foff[k.F]);
+    catalog_metric("seconds", secs);
     log_done("%s entities, %s samples: %s features, %s feature-entity pairs -> %s (%.1f s)", fmt_count(a, E),
              fmt_count(b, S), fmt_count(d, k.F), fmt_count(e, k.foff[k.F]), out, secs);
     entity_table_free(&t);

@@ -134,9 +134,9 @@ static int64_t run_samples(const infer_model *m, const char *model_dir, const ch
     entity_dists_stats st = entity_dists_write(&m->enc, &m->head, s, model_dir, out, max_per_entity,
                                                (uint64_t)seed);
     double secs = now_seconds() - t0;
-    run_metric("samples", (double)st.samples);
-    run_metric("entities_per_second", st.entities / (secs > 0 ? secs : 1e-9));
-    run_metric("samples_per_second", st.samples / (secs > 0 ? secs : 1e-9));
+    catalog_metric("samples", (double)st.samples);
+    catalog_metric("entities_per_second", st.entities / (secs > 0 ? secs : 1e-9));
+    catalog_metric("samples_per_second", st.samples / (secs > 0 ? secs : 1e-9));
     char a[32], b[32];
     log_info("%s entities, %s samples, %.1f entities/s, %.1f samples/s", fmt_count(a, st.entities),
              fmt_count(b, st.samples), st.entities / (secs > 0 ? secs : 1e-9), st.samples / (secs > 0 ? secs : 1e-9));
@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
     if (samples_path && !out) die_usage("--samples needs --out FILE");
     cluster_init(&argc, &argv);
     if (ids && cluster_size() > 1) die_usage("--ids runs as one process; only --samples splits across mpirun ranks");
-    if (cluster_rank() == 0) run_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
+    if (cluster_rank() == 0) catalog_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
     infer_model m;
     model_load(&m, model);
     if (samples_path) {
@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     long n = run_ids(&m, ids, batch);
-    run_metric("sequences", (double)n);
+    catalog_metric("sequences", (double)n);
     char buf[32];
     log_done("%s sequences", fmt_count(buf, n));
     model_free(&m);

@@ -17,7 +17,7 @@ static void print_row(const float *row, int64_t n) {
     putchar('[');
     for (int64_t j = 0; j < n; j++) {
         if (j) putchar(',');
-        json_print_number(stdout, row[j]);
+        mpjson_print_number(stdout, row[j]);
     }
     putchar(']');
 }
@@ -63,22 +63,22 @@ int main(int argc, char **argv) {
     }
     const artifact_header *h = artifact_hdr(r);
     printf("{\"format\":\"probexpan\",\"kind\":");
-    json_print_string(stdout, h->kind, strlen(h->kind));
+    mpjson_print_string(stdout, h->kind, strlen(h->kind));
     printf(",\"schema\":%lld,\"producer\":{\"name\":", (long long)h->schema);
-    json_print_string(stdout, h->producer, strlen(h->producer));
+    mpjson_print_string(stdout, h->producer, strlen(h->producer));
     printf(",\"version\":");
-    json_print_string(stdout, h->producer_version, strlen(h->producer_version));
+    mpjson_print_string(stdout, h->producer_version, strlen(h->producer_version));
     printf("},\"created\":");
-    json_print_string(stdout, h->created, strlen(h->created));
+    mpjson_print_string(stdout, h->created, strlen(h->created));
     printf(",\"params\":");
-    mp_print_json(stdout, &h->params);
+    mpjson_print(stdout, &h->params);
     printf(",\"inputs\":");
-    mp_print_json(stdout, &h->inputs);
+    mpjson_print(stdout, &h->inputs);
     printf("}\n");
     msgpack_object obj;
     while (!header_only && artifact_next(r, &obj)) {
         if (!artifact_is_matrix(&obj)) {
-            mp_print_json(stdout, &obj);
+            mpjson_print(stdout, &obj);
             putchar('\n');
             continue;
         }
@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
         char *name = mp_get_str(r, &obj, "matrix");
         artifact_matrix_rows(r, &obj, &m);
         printf("{\"matrix\":");
-        json_print_string(stdout, name, strlen(name));
+        mpjson_print_string(stdout, name, strlen(name));
         printf(",\"rows\":%lld,\"cols\":%lld", (long long)m.rows, (long long)m.cols);
         if (full) {
             printf("}\n");

@@ -35,8 +35,8 @@ static void contrast(pattern_model *m, const char *pairs_path, const samples *s,
     double t0 = now_seconds(), before = 0, after = pattern_model_contrast(m, cs, ps.n_classes, o, &before);
     log_info("contrastive refinement on %d classes of %s: loss %.4f -> %.4f in %d steps, %.1f s", ps.n_classes,
              pairs_path, before, after, o->steps, now_seconds() - t0);
-    run_metric("contrast_loss_before", before);
-    run_metric("contrast_loss_after", after);
+    catalog_metric("contrast_loss_before", before);
+    catalog_metric("contrast_loss_after", after);
     free(cs);
     pairs_free(&ps);
 }
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     if (pairs_path && c.estimator != PATTERN_SIMILARITY) die_usage("--pairs needs --estimator similarity");
     c.long_patterns = !strcmp(patterns, "long");
     c.seed = (uint64_t)seed;
-    run_begin_beside(out);
+    catalog_begin_beside(out);
     double t0 = now_seconds();
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
@@ -126,11 +126,11 @@ int main(int argc, char **argv) {
     progress_end(&pr);
     dists_commit(w);
     double secs = now_seconds() - t0;
-    run_metric("features", (double)st.features);
-    run_metric("pairs", (double)st.pairs);
-    run_metric("samples_unusable", (double)st.samples_unusable);
-    run_metric("entities_uniform", (double)st.entities_uniform);
-    run_metric("seconds", secs);
+    catalog_metric("features", (double)st.features);
+    catalog_metric("pairs", (double)st.pairs);
+    catalog_metric("samples_unusable", (double)st.samples_unusable);
+    catalog_metric("entities_uniform", (double)st.entities_uniform);
+    catalog_metric("seconds", secs);
     log_done("%s entities -> %s (%.1f s)", fmt_count(a, E), out, secs);
     free(block);
     pattern_model_free(m);

@@ -162,8 +162,8 @@ static answer *run_dataset(const engine *g, engine_request q, const char *querie
     if (qs.n) {
         log_info("%d queries: wall p50 %.3f s (max %.3f s), CPU p50 %.3f s (max %.3f s) per query", qs.n,
                  secs[qs.n / 2], secs[qs.n - 1], cpu[qs.n / 2], cpu[qs.n - 1]);
-        run_metric("query_seconds_p50", secs[qs.n / 2]);
-        run_metric("query_cpu_seconds_p50", cpu[qs.n / 2]);
+        catalog_metric("query_seconds_p50", secs[qs.n / 2]);
+        catalog_metric("query_cpu_seconds_p50", cpu[qs.n / 2]);
     }
     free(secs);
     free(cpu);
@@ -240,7 +240,7 @@ int main(int argc, char **argv) {
         paths_input(path, "--run's index");
         paths_check();
     }
-    if (out) run_begin_beside(out);
+    if (out) catalog_begin_beside(out);
     char *c1, *c2, *c3;
     const char **sv = gather(seeds, &seed1, &q.nseeds, &c1), **nv = gather(negatives, &neg1, &q.nnegatives, &c2),
                **av = gather(accepted, &acc1, &q.naccepted, &c3);
@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     if (out) write_ranked(out, path, x, a, n, queries);
-    run_metric("load_seconds", t_load);
+    catalog_metric("load_seconds", t_load);
     int64_t total = 0;
     for (int i = 0; i < n; i++) total += a[i].r.n;
     log_done("%s: %d quer%s, %lld entities (%s; index loaded in %.2f s, queries %.2f s)", variant, n, n == 1 ? "y" : "ies",

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
         aw.kind = ANCHOR_RERANK_BANDS;
     }
     const char *in = argv[first];
-    run_begin_beside(out);
+    catalog_begin_beside(out);
 
     dists d;
     dists_open(&d, dists_path);
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
         free(rows);
     }
     artifact_commit(w);
-    run_metric("queries", es.n);
+    catalog_metric("queries", es.n);
     char b1[32], b2[32];
     log_done("%s queries, %s entities re-ranked", fmt_count(b1, es.n), fmt_count(b2, total));
     anchor_free(&sc);

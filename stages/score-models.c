@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
     if (!queries) die_usage("--queries is required");
     if (!out) die_usage("--out is required");
     if (top > k) die_usage("--top %d: only %d models given", top, k);
-    run_begin_beside(out);
+    catalog_begin_beside(out);
 
     dists *d = xcalloc((size_t)k, sizeof *d);
     for (int i = 0; i < k; i++) {
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     query_list ql = {0, NULL};
     queries_load(&ql, queries, &d[0], &ni);
     const char **classes;
-    int nc = query_classes(&ql, &classes), scored = 0;
+    int nc = queries_classes(&ql, &classes), scored = 0;
     int64_t **seeds = xmalloc(sizeof(int64_t *) * (size_t)nc);
     int *nseeds = xmalloc(sizeof(int) * (size_t)nc);
     for (int c = 0; c < nc; c++) {
@@ -174,10 +174,10 @@ int main(int argc, char **argv) {
         int nv = 0;
         for (int c = 0; c < nc; c++) {
             row_source prob = row_source_dense(&d[i].prob);
-            m[i].class_score[c] = nseeds[c] < 2 ? NAN : class_consistency(&prob, seeds[c], nseeds[c]);
+            m[i].class_score[c] = nseeds[c] < 2 ? NAN : modelscore_class(&prob, seeds[c], nseeds[c]);
             if (nseeds[c] >= 2) v[nv++] = m[i].class_score[c];
         }
-        m[i].score = geometric_mean(v, nv);
+        m[i].score = modelscore_geomean(v, nv);
         sorted[i] = &m[i];
     }
     qsort(sorted, (size_t)k, sizeof *sorted, by_score);
@@ -202,8 +202,8 @@ int main(int argc, char **argv) {
     artifact_writer *outputs[2] = {scores_artifact(out, queries, classes, nc, m, k, top), NULL};
     if (ensemble) outputs[1] = ensemble_artifact(ensemble, d, m, k, top);
     artifact_commit_all(outputs, ensemble ? 2 : 1); /* both or neither */
-    run_metric("models", k);
-    run_metric("best_score", sorted[0]->score);
+    catalog_metric("models", k);
+    catalog_metric("best_score", sorted[0]->score);
     char b1[32];
     log_done("%d models scored on %d classes, %d kept, ensemble of %s entities%s", k, scored, top,
              fmt_count(b1, dists_n(&d[0])), ensemble ? "" : " not written");

@@ -343,7 +343,7 @@ int main(int argc, char **argv) {
     if (special) die_usage("--special only applies to --lines");
     const char *dataset = argv[first];
     char *outdir = dir_of(out);
-    run_begin(outdir);
+    catalog_begin(outdir);
 
     entity_table ents;
     dataset_read_entities(dataset, &ents);
@@ -396,16 +396,16 @@ int main(int argc, char **argv) {
     artifact_commit(w);
 
     const corpus_totals *t = &tot;
-    run_metric("entities", (double)ents.n);
-    run_metric("sentences", (double)t->sentences);
-    run_metric("mentions", (double)t->mentions);
-    run_metric("mentions_dropped", (double)p.dropped);
-    run_metric("words", (double)t->words);
-    run_metric("wordpieces", (double)t->wordpieces);
-    run_metric("unk", (double)t->unk);
-    run_metric("vocab_size", vocab.n);
-    run_metric("input_mb_per_s", secs > 0 ? bytes / 1e6 / secs : 0);
-    run_metric("sentences_per_s", secs > 0 ? t->sentences / secs : 0);
+    catalog_metric("entities", (double)ents.n);
+    catalog_metric("sentences", (double)t->sentences);
+    catalog_metric("mentions", (double)t->mentions);
+    catalog_metric("mentions_dropped", (double)p.dropped);
+    catalog_metric("words", (double)t->words);
+    catalog_metric("wordpieces", (double)t->wordpieces);
+    catalog_metric("unk", (double)t->unk);
+    catalog_metric("vocab_size", vocab.n);
+    catalog_metric("input_mb_per_s", secs > 0 ? bytes / 1e6 / secs : 0);
+    catalog_metric("sentences_per_s", secs > 0 ? t->sentences / secs : 0);
     char a[32], b[32], d[32], e[32];
     log_done("%s sentences, %s mentions, %s wordpieces (%s [UNK]), %.1f MB/s", fmt_count(a, t->sentences),
              fmt_count(b, t->mentions), fmt_count(d, t->wordpieces), fmt_count(e, t->unk),

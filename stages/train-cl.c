@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
     if (!o.out) die_usage("--out is required");
     const cl_preset *preset = cl_preset_find(preset_name);
     if (!preset) die_usage("--preset: expected wiki, apr or se2, found '%s'", preset_name);
-    if (cluster_rank() == 0) run_begin(o.out); /* one catalog record for the whole job */
+    if (cluster_rank() == 0) catalog_begin(o.out); /* one catalog record for the whole job */
 
     pairs_set pairs;
     pairs_read(&pairs, pairs_path);
@@ -85,12 +85,12 @@ int main(int argc, char **argv) {
         trainer_mep_epoch(&t, e);
         char key[48];
         snprintf(key, sizeof key, "cl_loss_epoch_%d", e);
-        run_metric(key, (l1 + l2) / 2);
+        catalog_metric(key, (l1 + l2) / 2);
         int nextra;
-        const st_entry *extra = cl_trainer_extra(&c, &nextra);
+        const safetensors_entry *extra = cl_trainer_extra(&c, &nextra);
         trainer_save_epoch(&t, e, extra, nextra);
     }
-    run_metric("train_seconds", now_seconds() - t0);
+    catalog_metric("train_seconds", now_seconds() - t0);
     int ran = o.epochs - t.first_epoch + 1;
     if (ran > 0)
         log_done("%d epoch(s) trained (%d..%d), MEP loss %.4f -> %.4f, model %s/final", ran, t.first_epoch, o.epochs,

@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
     cli_parse(&spec, argc, argv);
     if (!o.out) die_usage("--out is required");
     cluster_init(&argc, &argv);
-    if (cluster_rank() == 0) run_begin(o.out); /* one catalog record for the whole job */
+    if (cluster_rank() == 0) catalog_begin(o.out); /* one catalog record for the whole job */
     trainer t;
     trainer_open(&t, &o);
     trainer_start(&t);
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
         trainer_mep_epoch(&t, e);
         trainer_save_epoch(&t, e, NULL, 0);
     }
-    run_metric("train_seconds", now_seconds() - t0);
+    catalog_metric("train_seconds", now_seconds() - t0);
     int ran = t.o.epochs - t.first_epoch + 1;
     if (ran > 0)
         log_done("%d epoch(s) trained (%d..%d), loss %.4f -> %.4f, accuracy %.3f, model %s/final", ran, t.first_epoch,

@@ -252,16 +252,16 @@ static void read_set(artifact_reader *ar, const msgpack_object *m, const char *k
     *names = read_str_array(ar, m, k_names, *n);
 }
 
-static int param_int(artifact_reader *ar, const char *key) {
+static int header_param_int(artifact_reader *ar, const char *key) {
     return (int)mp_get_int(ar, &artifact_hdr(ar)->params, key);
 }
 
 void pairs_read(pairs_set *p, const char *path) {
     memset(p, 0, sizeof *p);
     artifact_reader *ar = artifact_open(path, PAIRS_KIND, PAIRS_SCHEMA);
-    p->bounds = (cl_bounds){param_int(ar, "thr_pos"), param_int(ar, "l_neg"), param_int(ar, "u_neg")};
-    p->opts = (cl_pair_opts){param_int(ar, "max_pairs_per_set"), param_int(ar, "cross_per_pos"),
-                             param_int(ar, "sets_per_neg")};
+    p->bounds = (cl_bounds){header_param_int(ar, "thr_pos"), header_param_int(ar, "l_neg"), header_param_int(ar, "u_neg")};
+    p->opts = (cl_pair_opts){header_param_int(ar, "max_pairs_per_set"), header_param_int(ar, "cross_per_pos"),
+                             header_param_int(ar, "sets_per_neg")};
     p->seed = (uint64_t)mp_get_int(ar, &artifact_hdr(ar)->params, "seed");
     char *sha = mp_get_str(ar, &artifact_hdr(ar)->params, "samples_sha256");
     if (strlen(sha) != 64) artifact_bad(ar, "'samples_sha256': expected 64 hex digits");
@@ -405,7 +405,7 @@ void pairs_cli_run(const pairs_cli *p, const char *out, long seed) {
     };
     int64_t n = pairs_build(&o, stdout);
     stdout_flush();
-    run_metric("pairs", (double)n);
+    catalog_metric("pairs", (double)n);
     char b[32];
     log_done("%s pairs (thr_pos %d, L_neg %d, U_neg %d) in %s", fmt_count(b, n), o.bounds.thr_pos,
              o.bounds.l_neg, o.bounds.u_neg, out);

@@ -182,8 +182,8 @@ static void build(const char *path, const samples *s, const char *samples_sha, c
     double secs = now_seconds() - t0;
     log_info("prefix cache built: %lld samples in %.1f s (%.1f samples/s), %.1f KB per sample", (long long)S, secs,
              S / (secs > 0 ? secs : 1e-9), (double)T * H * 2 / 1024 / (double)(S ? S : 1));
-    run_metric("cache_build_seconds", secs);
-    run_metric("cache_build_samples_per_second", S / (secs > 0 ? secs : 1e-9));
+    catalog_metric("cache_build_seconds", secs);
+    catalog_metric("cache_build_samples_per_second", S / (secs > 0 ? secs : 1e-9));
     bert_batch_free(&b);
     free(ids);
     free(out);

@@ -17,7 +17,7 @@
  *   - an output folder's path exists and is not a folder;
  * and exits 3 (bad input) when an input exists but is neither a regular file nor a
  * folder (a FIFO would block the reader, a device has no end). "-" (stdin) is no path.
- * run_begin() calls paths_check_catalog() with the catalog it will write.
+ * catalog_begin() calls paths_check_catalog() with the catalog it will write.
  *
  * Writers call paths_check_target() for every final path they create, declared or
  * not, and readers open files with paths_open_input(), which never blocks on a FIFO. */

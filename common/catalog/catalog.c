@@ -1,5 +1,5 @@
 /* catalog: records runs, their outputs and lineage in SQLite (WAL, busy timeout).
- * Everything of one run is written in a single transaction at run_finish(). */
+ * Everything of one run is written in a single transaction at catalog_finish(). */
 #include "catalog/catalog.h"
 
 #include <libgen.h>
@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/paths.h"
+#include "format/artifact.h"
 
 typedef struct { char *key, *text; double value; int is_text; } kv;
 typedef struct {
@@ -66,28 +67,30 @@ static char *catalog_path_in(const char *dir) {
     return xasprintf("%s/catalog.sqlite", dir);
 }
 
-static void at_exit_ok(void) { run_finish(0); }
-static void at_die(int code) { run_finish(code); }
+static void at_exit_ok(void) { catalog_finish(0); }
+static void at_die(int code) { catalog_finish(code); }
 
 /* One option as run_params text (a repeatable option: one row per value). */
 static void param_option(void *ctx, const cli_value *v) {
     (void)ctx;
     char num[40];
     switch (v->type) {
-    case OPT_FLAG: case OPT_INT: case OPT_LONG: snprintf(num, sizeof num, "%lld", v->i); run_param(v->key, num); break;
+    case OPT_FLAG: case OPT_INT: case OPT_LONG: snprintf(num, sizeof num, "%lld", v->i); catalog_param(v->key, num); break;
     case OPT_DOUBLE:
         snprintf(num, sizeof num, "%.15g", v->d);
         if (strtod(num, NULL) != v->d) snprintf(num, sizeof num, "%.17g", v->d);
-        run_param(v->key, num);
+        catalog_param(v->key, num);
         break;
-    case OPT_STRING: case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: run_param(v->key, v->s); break;
+    case OPT_STRING: case OPT_INPUT: case OPT_OUTPUT: case OPT_OUTPUT_DIR: catalog_param(v->key, v->s); break;
     case OPT_LIST:
-        for (int i = 0; i < v->list->n; i++) run_param(v->key, v->list->v[i]);
+        for (int i = 0; i < v->list->n; i++) catalog_param(v->key, v->list->v[i]);
         break;
     }
 }
 
-void run_begin(const char *default_dir) {
+void catalog_begin(const char *default_dir) {
+    static const artifact_hooks hooks = {catalog_known_sha256, catalog_add_output};
+    artifact_set_hooks(&hooks);
     cli_each_value(param_option, NULL);
     run.active = 1;
     run.default_dir = xstrdup(default_dir ? default_dir : ".");
@@ -100,9 +103,9 @@ void run_begin(const char *default_dir) {
     atexit(at_exit_ok);
 }
 
-void run_begin_beside(const char *path) {
+void catalog_begin_beside(const char *path) {
     char *copy = path ? xstrdup(path) : NULL;
-    run_begin(copy ? dirname(copy) : NULL);
+    catalog_begin(copy ? dirname(copy) : NULL);
     free(copy);
 }
 
@@ -111,11 +114,11 @@ static void add_kv(kv **arr, int *n, const char *key, const char *text, double v
     (*arr)[*n] = (kv){xstrdup(key), text ? xstrdup(text) : NULL, value, text != NULL};
     (*n)++;
 }
-void run_param(const char *key, const char *value) { add_kv(&run.params, &run.nparams, key, value ? value : "", 0); }
-void run_metric(const char *key, double value) { add_kv(&run.metrics, &run.nmetrics, key, NULL, value); }
-void run_metric_str(const char *key, const char *value) { add_kv(&run.metrics, &run.nmetrics, key, value, 0); }
+void catalog_param(const char *key, const char *value) { add_kv(&run.params, &run.nparams, key, value ? value : "", 0); }
+void catalog_metric(const char *key, double value) { add_kv(&run.metrics, &run.nmetrics, key, NULL, value); }
+void catalog_metric_str(const char *key, const char *value) { add_kv(&run.metrics, &run.nmetrics, key, value, 0); }
 
-void run_add_output(const char *path, const char *kind, int schema, unsigned long long bytes, const char *sha256,
+void catalog_add_output(const char *path, const char *kind, int schema, unsigned long long bytes, const char *sha256,
                     const char *created, int ninputs, char *const *input_paths, char *const *input_sha256) {
     run.outputs = xrealloc(run.outputs, sizeof(output_rec) * (size_t)(run.noutputs + 1));
     output_rec *o = &run.outputs[run.noutputs++];
@@ -276,7 +279,7 @@ fail:
     return rc;
 }
 
-void run_finish(int status) {
+void catalog_finish(int status) {
     if (!run.active || __atomic_exchange_n(&run.finished, 1, __ATOMIC_SEQ_CST)) return;
     const char *path = catalog_path();
     sqlite3 *db = NULL;

@@ -1,7 +1,7 @@
 /* catalog: the SQLite record of runs, artifacts and lineage (docs/design.md §4).
  *
- * Every program calls run_begin() after parsing its options; artifact_commit()
- * adds outputs; run_metric*() adds metrics; run_finish() (called automatically
+ * Every program calls catalog_begin() after parsing its options; artifact_commit()
+ * adds outputs; catalog_metric*() adds metrics; catalog_finish() (called automatically
  * at exit, including failures via die*) writes one transaction: the run row
  * (stage, argv, params, start, end, status, peak RSS), each output's artifact
  * row and its lineage to the inputs. The database is `--catalog PATH`, else
@@ -13,21 +13,21 @@
 /* Starts the run record with the program's options as its params (cli_each_value);
  * default_dir is where catalog.sqlite goes when no output gets committed (NULL =
  * current directory). Registers an exit hook. */
-void run_begin(const char *default_dir);
-/* run_begin with default_dir = the folder of the output file `path` (NULL: the current
+void catalog_begin(const char *default_dir);
+/* catalog_begin with default_dir = the folder of the output file `path` (NULL: the current
  * directory) — what every stage that writes one artifact wants. */
-void run_begin_beside(const char *path);
-/* A param beyond the options (run_begin records those). */
-void run_param(const char *key, const char *value);
-void run_metric(const char *key, double value);
-void run_metric_str(const char *key, const char *value);
-/* Called by artifact_commit(). inputs: n paths already hashed. */
-void run_add_output(const char *path, const char *kind, int schema, unsigned long long bytes,
+void catalog_begin_beside(const char *path);
+/* A param beyond the options (catalog_begin records those). */
+void catalog_param(const char *key, const char *value);
+void catalog_metric(const char *key, double value);
+void catalog_metric_str(const char *key, const char *value);
+/* An output with its inputs (n paths already hashed); artifact_commit() reports it through artifact_hooks. */
+void catalog_add_output(const char *path, const char *kind, int schema, unsigned long long bytes,
                     const char *sha256, const char *created, int ninputs, char *const *input_paths,
                     char *const *input_sha256);
 /* Writes the run with the exit status. Called automatically at exit with 0
  * (normal exit) or the die*() code; calling it explicitly is allowed. */
-void run_finish(int status);
+void catalog_finish(int status);
 
 /* The sha256 recorded for an artifact at `path` whose size and modification time
  * still match the file on disk (so it was not changed since it was written): lets

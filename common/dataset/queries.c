@@ -196,7 +196,7 @@ void query_list_free(query_list *ql) {
     memset(ql, 0, sizeof *ql);
 }
 
-int query_classes(const query_list *ql, const char ***classes) {
+int queries_classes(const query_list *ql, const char ***classes) {
     const char **c = xmalloc(sizeof(char *) * (size_t)(ql->n + 1));
     int k = 0;
     for (int i = 0; i < ql->n; i++) {

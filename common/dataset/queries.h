@@ -61,6 +61,6 @@ int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *
 void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names);
 void query_list_free(query_list *ql);
 /* Distinct class names in first-appearance order (pointers into ql; malloc'd array). */
-int query_classes(const query_list *ql, const char ***classes);
+int queries_classes(const query_list *ql, const char ***classes);
 
 #endif

@@ -15,7 +15,7 @@ struct sentence_spool {
     char *article;  /* last id written */
 };
 
-sentence_spool *spool_create(const char *dir, const char *base) {
+sentence_spool *sentence_spool_create(const char *dir, const char *base) {
     sentence_spool *s = xcalloc(1, sizeof *s);
     s->path = xasprintf("%s/.%s.sentences-XXXXXX", dir, base);
     int fd = mkstemp(s->path);
@@ -26,7 +26,7 @@ sentence_spool *spool_create(const char *dir, const char *base) {
     return s;
 }
 
-void spool_put(sentence_spool *s, const char *article, char *const *tokens, int n) {
+void sentence_spool_put(sentence_spool *s, const char *article, char *const *tokens, int n) {
     if (!s->article || strcmp(s->article, article)) {
         free(s->article);
         s->article = xstrdup(article);
@@ -42,7 +42,7 @@ void spool_put(sentence_spool *s, const char *article, char *const *tokens, int 
     if (fputc('\n', s->f) == EOF) die_errno("cannot write %s", s->path);
 }
 
-void spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx) {
+void sentence_spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx) {
     if (fflush(s->f) || ferror(s->f) || fseek(s->f, 0, SEEK_SET)) die_errno("cannot write %s", s->path);
     char *line = NULL, *article = xstrdup(""), **tok = NULL;
     size_t cap = 0;
@@ -71,7 +71,7 @@ void spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, 
     free(article);
 }
 
-void spool_remove(sentence_spool *s) {
+void sentence_spool_remove(sentence_spool *s) {
     fclose(s->f);
     unlink(s->path);
     tempfile_unregister(s->path);

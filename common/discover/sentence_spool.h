@@ -13,11 +13,11 @@
 typedef struct sentence_spool sentence_spool;
 
 /* A new spool file in folder `dir` named after `base`. */
-sentence_spool *spool_create(const char *dir, const char *base);
-void spool_put(sentence_spool *s, const char *article, char *const *tokens, int n);
+sentence_spool *sentence_spool_create(const char *dir, const char *base);
+void sentence_spool_put(sentence_spool *s, const char *article, char *const *tokens, int n);
 /* Calls fn for every sentence put, in order (tokens valid until fn returns). */
-void spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx);
+void sentence_spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx);
 /* Removes the file and frees the spool. */
-void spool_remove(sentence_spool *s);
+void sentence_spool_remove(sentence_spool *s);
 
 #endif

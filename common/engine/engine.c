@@ -248,8 +248,8 @@ static void select_models(call *c, pattern_refinement *const *ref, int *kept, do
     for (int k = 0; k < K; k++) {
         model_rows r;
         rows_init(&r, c->g, &k, 1, ref, c->scratch, c->mark);
-        double v = class_consistency(&r.src, c->res->seeds, c->res->nseeds);
-        score[k] = geometric_mean(&v, 1);
+        double v = modelscore_class(&r.src, c->res->seeds, c->res->nseeds);
+        score[k] = modelscore_geomean(&v, 1);
         kept[k] = k;
         rows_free(&r);
     }
@@ -272,9 +272,9 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
     rows_init(&r, c->g, models, k, ref, c->scratch, c->mark);
     anchor_scorer sc;
     anchor_init(&sc, &r.src);
-    expand_params p = {size, 1, 2.5, 20, 0, CAND_MEAN, ANCHOR_DEFAULT};
-    expand_query x = {c->res->nseeds, c->res->seeds, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
-    expand_group(&sc, &r.src, &x, 1, &p, 0);
+    windowsearch_params p = {size, 1, 2.5, 20, 0, CAND_MEAN, ANCHOR_DEFAULT};
+    windowsearch_query x = {c->res->nseeds, c->res->seeds, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
+    windowsearch_group(&sc, &r.src, &x, 1, &p, 0);
     int n = x.n - x.nseeds;
     rerank_item *it = xmalloc(sizeof *it * (size_t)(n + 1));
     anchor_weighting bands = {ANCHOR_RERANK_BANDS, 0, 1};
@@ -291,7 +291,7 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
         }
     }
     free(it);
-    expand_query_free(&x);
+    windowsearch_query_free(&x);
     anchor_free(&sc);
     rows_free(&r);
     return n;

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog/catalog.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/outfile.h"
@@ -211,8 +210,11 @@ void file_sha256_hex(const char *path, char out[65]) {
     sha256_final_hex(&c, out);
 }
 
+static const artifact_hooks *hooks;
+void artifact_set_hooks(const artifact_hooks *h) { hooks = h; }
+
 void input_sha256_hex(const char *path, char out[65]) {
-    if (!catalog_known_sha256(path, out)) file_sha256_hex(path, out);
+    if (!hooks || !hooks->known_sha256(path, out)) file_sha256_hex(path, out);
 }
 
 void artifact_add_input(artifact_writer *w, const char *path) {
@@ -325,14 +327,16 @@ static void write_trailer(artifact_writer *w) {
     write_cb(w, (const char *)trailer, TRAILER_SIZE);
 }
 
-/* After the files are in place: the catalog record, then the writer's memory. */
+/* After the files are in place: the output reported (artifact_hooks), then the writer's memory. */
 static void record_and_free(artifact_writer *w) {
-    char sha[65];
-    sha256_final_hex(&w->sha, sha);
-    char *real = realpath(w->path, NULL);
-    run_add_output(real ? real : w->path, w->kind, w->schema, (unsigned long long)w->bytes, sha, w->created,
-                   w->ninputs, w->input_path, w->input_sha);
-    free(real);
+    if (hooks) {
+        char sha[65];
+        sha256_final_hex(&w->sha, sha);
+        char *real = realpath(w->path, NULL);
+        hooks->output(real ? real : w->path, w->kind, w->schema, (unsigned long long)w->bytes, sha, w->created,
+                      w->ninputs, w->input_path, w->input_sha);
+        free(real);
+    }
     for (int i = 0; i < w->ninputs; i++) {
         free(w->input_path[i]);
         free(w->input_kind[i]);

@@ -49,7 +49,7 @@ uint64_t artifact_bytes(const artifact_writer *w);
 /* The final path the writer commits to. */
 const char *artifact_writer_path(const artifact_writer *w);
 /* Appends the checksum trailer (schemas/header.md), flushes, fsyncs, renames to the
- * final path and records the output for the catalog. */
+ * final path and reports the output (artifact_hooks). */
 void artifact_commit(artifact_writer *w);
 /* Commits several artifacts together: every file is complete before any is renamed,
  * so a failure leaves none of them (base/outfile.h). */
@@ -149,8 +149,24 @@ static inline void row_matrix_mark_checked(const row_matrix *m, int64_t i) {
 
 /* sha256 of a whole file as 64 hex chars (buf of 65). Dies on I/O errors. */
 void file_sha256_hex(const char *path, char out[65]);
-/* The same for an input file: the catalog's record when the file is unchanged since it was
- * written (catalog_known_sha256: same size and mtime), else computed. */
+/* The same for an input file: the run record's sha256 when it knows the file unchanged since
+ * it was written (artifact_hooks.known_sha256), else computed. */
 void input_sha256_hex(const char *path, char out[65]);
+
+/* ---------------- the run record ----------------
+ * The writer knows nothing of the catalog: the program's run record (catalog/catalog.h,
+ * installed by catalog_begin) listens through these hooks, so the file formats link
+ * without SQLite. */
+typedef struct {
+    /* Fills out with the recorded sha256 of a file unchanged since it was written and
+     * returns 1; else 0. */
+    int (*known_sha256)(const char *path, char out[65]);
+    /* Called once a committed file is in place: its real path, kind, schema, size,
+     * sha256, creation time and the inputs (paths and sha256 as recorded in it). */
+    void (*output)(const char *path, const char *kind, int schema, unsigned long long bytes, const char *sha256,
+                   const char *created, int ninputs, char *const *input_paths, char *const *input_sha256);
+} artifact_hooks;
+/* Installs the hooks (NULL: none); `hooks` must outlive the writers. */
+void artifact_set_hooks(const artifact_hooks *hooks);
 
 #endif

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-void json_print_string(FILE *f, const char *s, size_t n) {
+void mpjson_print_string(FILE *f, const char *s, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -22,27 +22,27 @@ void json_print_string(FILE *f, const char *s, size_t n) {
     fputc('"', f);
 }
 
-void json_print_number(FILE *f, double v) {
+void mpjson_print_number(FILE *f, double v) {
     if (isfinite(v)) fprintf(f, "%.9g", v);
     else fputs("null", f);
 }
 
-void mp_print_json(FILE *f, const msgpack_object *o) {
+void mpjson_print(FILE *f, const msgpack_object *o) {
     switch (o->type) {
     case MSGPACK_OBJECT_NIL: fputs("null", f); break;
     case MSGPACK_OBJECT_BOOLEAN: fputs(o->via.boolean ? "true" : "false", f); break;
     case MSGPACK_OBJECT_POSITIVE_INTEGER: fprintf(f, "%" PRIu64, o->via.u64); break;
     case MSGPACK_OBJECT_NEGATIVE_INTEGER: fprintf(f, "%" PRId64, o->via.i64); break;
     case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64: json_print_number(f, o->via.f64); break;
-    case MSGPACK_OBJECT_STR: json_print_string(f, o->via.str.ptr, o->via.str.size); break;
+    case MSGPACK_OBJECT_FLOAT64: mpjson_print_number(f, o->via.f64); break;
+    case MSGPACK_OBJECT_STR: mpjson_print_string(f, o->via.str.ptr, o->via.str.size); break;
     case MSGPACK_OBJECT_BIN: fprintf(f, "{\"$bin\":%" PRIu32 "}", o->via.bin.size); break;
     case MSGPACK_OBJECT_EXT: fprintf(f, "{\"$ext\":%d,\"bytes\":%" PRIu32 "}", o->via.ext.type, o->via.ext.size); break;
     case MSGPACK_OBJECT_ARRAY:
         fputc('[', f);
         for (uint32_t i = 0; i < o->via.array.size; i++) {
             if (i) fputc(',', f);
-            mp_print_json(f, &o->via.array.ptr[i]);
+            mpjson_print(f, &o->via.array.ptr[i]);
         }
         fputc(']', f);
         break;
@@ -52,18 +52,18 @@ void mp_print_json(FILE *f, const msgpack_object *o) {
             const msgpack_object_kv *kv = &o->via.map.ptr[i];
             if (i) fputc(',', f);
             if (kv->key.type == MSGPACK_OBJECT_STR) {
-                mp_print_json(f, &kv->key);
+                mpjson_print(f, &kv->key);
             } else { /* JSON keys must be strings: quote the key's JSON text */
                 char *buf = NULL;
                 size_t len = 0;
                 FILE *m = open_memstream(&buf, &len);
-                mp_print_json(m, &kv->key);
+                mpjson_print(m, &kv->key);
                 fclose(m);
-                json_print_string(f, buf, len);
+                mpjson_print_string(f, buf, len);
                 free(buf);
             }
             fputc(':', f);
-            mp_print_json(f, &kv->val);
+            mpjson_print(f, &kv->val);
         }
         fputc('}', f);
         break;

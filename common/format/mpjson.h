@@ -7,10 +7,10 @@
 #include <msgpack.h>
 #include <stdio.h>
 
-void mp_print_json(FILE *f, const msgpack_object *o);
+void mpjson_print(FILE *f, const msgpack_object *o);
 /* Prints a C string as a JSON string literal. */
-void json_print_string(FILE *f, const char *s, size_t n);
+void mpjson_print_string(FILE *f, const char *s, size_t n);
 /* Prints a float as a JSON number (or null). */
-void json_print_number(FILE *f, double v);
+void mpjson_print_number(FILE *f, double v);
 
 #endif

@@ -20,8 +20,8 @@ static const char *const dtype_names[] = {"F64", "F32", "F16", "BF16", "I64",
                                           "I32", "I16", "I8",  "U8",   "BOOL"};
 static const size_t dtype_sizes[] = {8, 4, 2, 2, 8, 4, 2, 1, 1, 1};
 
-size_t st_dtype_size(st_dtype d) { return dtype_sizes[d]; }
-const char *st_dtype_name(st_dtype d) { return dtype_names[d]; }
+size_t safetensors_dtype_size(safetensors_dtype d) { return dtype_sizes[d]; }
+const char *safetensors_dtype_name(safetensors_dtype d) { return dtype_names[d]; }
 
 static int dtype_parse(const char *s) {
     for (int i = 0; i < (int)(sizeof dtype_names / sizeof *dtype_names); i++)
@@ -29,7 +29,7 @@ static int dtype_parse(const char *s) {
     return -1;
 }
 
-void st_open(safetensors *st, const char *path) {
+void safetensors_open(safetensors *st, const char *path) {
     memset(st, 0, sizeof *st);
     st->path = xstrdup(path);
     int fd = paths_open_input(path);
@@ -59,7 +59,7 @@ void st_open(safetensors *st, const char *path) {
     json_t *val;
     json_object_foreach(root, key, val) {
         if (!strcmp(key, "__metadata__")) continue;
-        st_tensor *t = &st->t[st->n];
+        safetensors_tensor *t = &st->t[st->n];
         json_t *dt = json_object_get(val, "dtype"), *sh = json_object_get(val, "shape"),
                *of = json_object_get(val, "data_offsets");
         if (!json_is_string(dt) || !json_is_array(sh) || !json_is_array(of) ||
@@ -68,7 +68,7 @@ void st_open(safetensors *st, const char *path) {
         int d = dtype_parse(json_string_value(dt));
         if (d < 0) die_input(path, key, "unknown dtype \"%s\"", json_string_value(dt));
         if (json_array_size(sh) > 8) die_input(path, key, "more than 8 dimensions");
-        t->dtype = (st_dtype)d;
+        t->dtype = (safetensors_dtype)d;
         t->ndim = (int)json_array_size(sh);
         t->numel = 1;
         for (int i = 0; i < t->ndim; i++) {
@@ -101,7 +101,7 @@ void st_open(safetensors *st, const char *path) {
     json_decref(root);
 }
 
-void st_close(safetensors *st) {
+void safetensors_close(safetensors *st) {
     for (int i = 0; i < st->n; i++) free(st->t[i].name);
     free(st->t);
     if (st->map && st->map != MAP_FAILED) munmap(st->map, st->size);
@@ -109,13 +109,13 @@ void st_close(safetensors *st) {
     memset(st, 0, sizeof *st);
 }
 
-const st_tensor *st_find(const safetensors *st, const char *name) {
+const safetensors_tensor *safetensors_find(const safetensors *st, const char *name) {
     for (int i = 0; i < st->n; i++)
         if (!strcmp(st->t[i].name, name)) return &st->t[i];
     return NULL;
 }
 
-void st_read_f32(const safetensors *st, const st_tensor *t, float *out) {
+void safetensors_read_f32(const safetensors *st, const safetensors_tensor *t, float *out) {
     const uint8_t *p = t->data;
     size_t n = (size_t)t->numel;
     switch (t->dtype) {
@@ -144,7 +144,7 @@ void st_read_f32(const safetensors *st, const st_tensor *t, float *out) {
             die_input(st->path, t->name, "element %zu is %g: tensor values must be finite numbers", i, (double)out[i]);
 }
 
-void st_read_f32_shape(const safetensors *st, const st_tensor *t, int ndim, int64_t d0,
+void safetensors_read_f32_shape(const safetensors *st, const safetensors_tensor *t, int ndim, int64_t d0,
                        int64_t d1, float *out) {
     if (t->ndim != ndim || t->shape[0] != d0 || (ndim == 2 && t->shape[1] != d1)) {
         char got[128] = "[", *q = got + 1;
@@ -156,10 +156,10 @@ void st_read_f32_shape(const safetensors *st, const st_tensor *t, int ndim, int6
                       (long long)d1);
         die_input(st->path, t->name, "shape %s, expected [%lld]", got, (long long)d0);
     }
-    st_read_f32(st, t, out);
+    safetensors_read_f32(st, t, out);
 }
 
-void st_write(const char *path, const st_entry *e, int n, const char *metadata_json_or_null) {
+void safetensors_write(const char *path, const safetensors_entry *e, int n, const char *metadata_json_or_null) {
     json_t *root = json_object();
     json_t *meta = metadata_json_or_null ? json_loads(metadata_json_or_null, 0, NULL) : NULL;
     if (!meta) {

@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 
-void cand_init(cand_order *c, const row_source *rows, cand_mode mode) {
+void candidates_init(candidates_order *c, const row_source *rows, candidates_mode mode) {
     c->rows = rows;
     c->mode = mode;
     c->n = rows->n;
@@ -16,7 +16,7 @@ void cand_init(cand_order *c, const row_source *rows, cand_mode mode) {
     c->log_row = mode == CAND_LOGZ ? xmalloc(sizeof(double) * (size_t)c->n) : NULL;
 }
 
-void cand_free(cand_order *c) {
+void candidates_free(candidates_order *c) {
     free(c->score);
     free(c->scratch);
     free(c->log_row);
@@ -24,7 +24,7 @@ void cand_free(cand_order *c) {
     c->scratch = NULL;
 }
 
-void cand_add_member(cand_order *c, int64_t row) {
+void candidates_add_member(candidates_order *c, int64_t row) {
     const float *x = c->rows->row(c->rows->ctx, row, c->scratch);
     int64_t n = c->n;
     if (c->mode == CAND_MEAN) {
@@ -40,7 +40,7 @@ void cand_add_member(cand_order *c, int64_t row) {
     for (int64_t j = 0; j < n; j++) c->score[j] += (lx[j] - mu) * inv;
 }
 
-int cand_top(const cand_order *c, const unsigned char *blocked, int w, int64_t *out) {
+int candidates_top(const candidates_order *c, const unsigned char *blocked, int w, int64_t *out) {
     /* out[0..k-1] sorted by descending score (ties: lower row first, which the
      * ascending scan gives by inserting after equal scores) */
     if (w <= 0) return 0;
@@ -61,7 +61,7 @@ int cand_top(const cand_order *c, const unsigned char *blocked, int w, int64_t *
     return k;
 }
 
-int cand_mode_parse(const char *s) {
+int candidates_mode_parse(const char *s) {
     if (!strcmp(s, "mean")) return CAND_MEAN;
     if (!strcmp(s, "logz")) return CAND_LOGZ;
     return -1;

@@ -15,26 +15,26 @@
 
 #include "method/rowsource.h"
 
-typedef enum { CAND_MEAN, CAND_LOGZ } cand_mode;
+typedef enum { CAND_MEAN, CAND_LOGZ } candidates_mode;
 
 typedef struct {
     const row_source *rows; /* mean_prob rows */
-    cand_mode mode;
+    candidates_mode mode;
     int64_t n;
     double *score;
     float *scratch;         /* one row */
     double *log_row;        /* LOGZ: the log of the row being added */
-} cand_order;
+} candidates_order;
 
 /* `rows` is kept by pointer (must outlive c). */
-void cand_init(cand_order *c, const row_source *rows, cand_mode mode);
-void cand_free(cand_order *c);
+void candidates_init(candidates_order *c, const row_source *rows, candidates_mode mode);
+void candidates_free(candidates_order *c);
 /* Adds member row `row` to the running score. */
-void cand_add_member(cand_order *c, int64_t row);
+void candidates_add_member(candidates_order *c, int64_t row);
 /* The first (up to) w rows in candidate order with blocked[row] == 0, into out[];
  * returns how many were found. */
-int cand_top(const cand_order *c, const unsigned char *blocked, int w, int64_t *out);
+int candidates_top(const candidates_order *c, const unsigned char *blocked, int w, int64_t *out);
 /* Parses "mean" / "logz"; returns -1 otherwise. */
-int cand_mode_parse(const char *s);
+int candidates_mode_parse(const char *s);
 
 #endif

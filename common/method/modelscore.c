@@ -8,7 +8,7 @@
 #include "base/error.h"
 #include "method/kl.h"
 
-double class_consistency(const row_source *prob, const int64_t *rows, int m) {
+double modelscore_class(const row_source *prob, const int64_t *rows, int m) {
     size_t n = (size_t)prob->n;
     float *a = xmalloc(sizeof(float) * n), *b = xmalloc(sizeof(float) * n), *scratch = xmalloc(sizeof(float) * n);
     double total = 0;
@@ -28,7 +28,7 @@ double class_consistency(const row_source *prob, const int64_t *rows, int m) {
     return total / ((double)m * (m - 1));
 }
 
-double geometric_mean(const double *v, int n) {
+double modelscore_geomean(const double *v, int n) {
     double s = 0;
     for (int i = 0; i < n; i++) s += log(v[i]);
     return exp(s / n);

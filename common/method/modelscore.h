@@ -13,8 +13,8 @@
 #include "method/rowsource.h"
 
 /* Mean swapped KL over the ordered pairs of rows[0..m-1] of `prob` (m >= 2). */
-double class_consistency(const row_source *prob, const int64_t *rows, int m);
+double modelscore_class(const row_source *prob, const int64_t *rows, int m);
 /* Geometric mean of n > 0 positive values (exp of the mean log). */
-double geometric_mean(const double *v, int n);
+double modelscore_geomean(const double *v, int n);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 
-int window_size(const expand_params *p, int set_size, int added) {
+int windowsearch_window(const windowsearch_params *p, int set_size, int added) {
     double w;
     if (!p->official) {
         w = p->w0 + p->g * (double)(set_size / p->s);
@@ -22,13 +22,13 @@ int window_size(const expand_params *p, int set_size, int added) {
 }
 
 typedef struct {
-    cand_order cand;
+    candidates_order cand;
     unsigned char *blocked;
     int64_t *top;
 } query_state;
 
-void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_query *q, int nq,
-                  const expand_params *p, int exclusive) {
+void windowsearch_group(anchor_scorer *scorer, const row_source *cand_rows, windowsearch_query *q, int nq,
+                  const windowsearch_params *p, int exclusive) {
     int64_t n = scorer->n;
     int maxset = 0;
     for (int k = 0; k < nq; k++)
@@ -45,14 +45,14 @@ void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_que
         memcpy(q[k].rows, q[k].seeds, sizeof(int64_t) * (size_t)q[k].nseeds);
         q[k].n = q[k].nseeds;
         st[k].blocked = xcalloc((size_t)n, 1);
-        cand_init(&st[k].cand, cand_rows, p->cand);
-        for (int i = 0; i < q[k].nseeds; i++) cand_add_member(&st[k].cand, q[k].seeds[i]);
+        candidates_init(&st[k].cand, cand_rows, p->cand);
+        for (int i = 0; i < q[k].nseeds; i++) candidates_add_member(&st[k].cand, q[k].seeds[i]);
         for (int i = 0; i < q[k].nneg; i++) st[k].blocked[q[k].negatives[i]] = 1;
         for (int a = 0; a < nq; a++)
             if (a == k || exclusive)
                 for (int i = 0; i < q[a].nseeds; i++) st[k].blocked[q[a].seeds[i]] = 1;
         for (int set = q[k].nseeds; set <= cap; set++) {
-            int w = window_size(p, set, set - q[k].nseeds);
+            int w = windowsearch_window(p, set, set - q[k].nseeds);
             if (w > wmax) wmax = w;
         }
     }
@@ -60,10 +60,10 @@ void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_que
 
     for (int round = 0; round < p->size; round++) {
         for (int k = 0; k < nq; k++) {
-            expand_query *x = &q[k];
+            windowsearch_query *x = &q[k];
             if (x->n - x->nseeds != round) continue; /* ran out of candidates earlier */
-            int w = window_size(p, x->n, round);
-            int nc = cand_top(&st[k].cand, st[k].blocked, w, st[k].top);
+            int w = windowsearch_window(p, x->n, round);
+            int nc = candidates_top(&st[k].cand, st[k].blocked, w, st[k].top);
             if (nc == 0) continue;
             int best = 0;
             double best_score = -INFINITY;
@@ -77,13 +77,13 @@ void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_que
             int64_t e = st[k].top[best];
             x->score[round] = best_score;
             x->rows[x->n++] = e;
-            cand_add_member(&st[k].cand, e);
+            candidates_add_member(&st[k].cand, e);
             for (int a = 0; a < nq; a++)
                 if (a == k || exclusive) st[a].blocked[e] = 1;
         }
     }
     for (int k = 0; k < nq; k++) {
-        cand_free(&st[k].cand);
+        candidates_free(&st[k].cand);
         free(st[k].blocked);
         free(st[k].top);
     }
@@ -91,7 +91,7 @@ void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_que
     free(mult);
 }
 
-void expand_query_free(expand_query *q) {
+void windowsearch_query_free(windowsearch_query *q) {
     free(q->rows);
     free(q->score);
     q->rows = NULL;

@@ -25,9 +25,9 @@ typedef struct {
     double w0, g;        /* initial window, growth per step */
     int s;               /* growth step (set size) */
     int official;        /* official window schedule */
-    cand_mode cand;
+    candidates_mode cand;
     anchor_weighting weights;
-} expand_params;
+} windowsearch_params;
 
 typedef struct {
     /* input */
@@ -40,16 +40,16 @@ typedef struct {
     int n;
     int64_t *rows;
     double *score;
-} expand_query;
+} windowsearch_query;
 
 /* Window size for a set of `set_size` entities of which `added` were expanded. */
-int window_size(const expand_params *p, int set_size, int added);
+int windowsearch_window(const windowsearch_params *p, int set_size, int added);
 
 /* Expands the nq queries of a group (see above). `scorer` reads the mean_prob rows,
  * `cand_rows` are the rows the candidate order reads (mean_prob in both modes; CAND_LOGZ
  * takes their log, common/method/candidates.h); `scorer` caches row statistics across calls. */
-void expand_group(anchor_scorer *scorer, const row_source *cand_rows, expand_query *q, int nq,
-                  const expand_params *p, int exclusive);
-void expand_query_free(expand_query *q);
+void windowsearch_group(anchor_scorer *scorer, const row_source *cand_rows, windowsearch_query *q, int nq,
+                  const windowsearch_params *p, int exclusive);
+void windowsearch_query_free(windowsearch_query *q);
 
 #endif

@@ -95,9 +95,9 @@ void cl_trainer_init(cl_trainer *c, trainer *t, const pairs_set *pairs, const ch
     if (t->o.model) {
         char *p = xasprintf("%s/model.safetensors", t->o.model);
         safetensors st;
-        st_open(&st, p);
+        safetensors_open(&st, p);
         loaded = projection_head_load(&c->ph, &st);
-        st_close(&st);
+        safetensors_close(&st);
         free(p);
     }
     if (!loaded) {
@@ -159,10 +159,10 @@ void cl_trainer_restore(cl_trainer *c) {
         json_decref(was);
         char *p = xasprintf("%s/model.safetensors", dir);
         safetensors st;
-        st_open(&st, p);
+        safetensors_open(&st, p);
         if (!projection_head_load(&c->ph, &st))
             die_input(p, "projection_head.0.weight", "missing: the checkpoint to resume was not written by train-cl");
-        st_close(&st);
+        safetensors_close(&st);
         free(p);
     }
     json_decref(now);
@@ -248,7 +248,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     return mean;
 }
 
-const st_entry *cl_trainer_extra(cl_trainer *c, int *n) {
+const safetensors_entry *cl_trainer_extra(cl_trainer *c, int *n) {
     c->extra = projection_head_extra(&c->ph);
     *n = 1;
     return &c->extra;

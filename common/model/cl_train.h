@@ -77,7 +77,7 @@ typedef struct {
     float *prefix[2];              /* their cached prefix rows (F >= 1) */
     size_t prefix_cap[2];
     int64_t *ids1, *ids2;          /* [batch_pairs] sample indices of a step */
-    st_entry extra;                /* num_batches_tracked for trainer_save_epoch */
+    safetensors_entry extra;                /* num_batches_tracked for trainer_save_epoch */
 } cl_trainer;
 
 /* After trainer_open, before trainer_start: creates/loads the projection head and
@@ -94,7 +94,7 @@ void cl_trainer_restore(cl_trainer *c);
  * over its steps. Restores the trainer's lr afterwards. */
 double cl_trainer_pass(cl_trainer *c, int epoch, int pass);
 /* The extra checkpoint entries (num_batches_tracked) for trainer_save_epoch. */
-const st_entry *cl_trainer_extra(cl_trainer *c, int *n);
+const safetensors_entry *cl_trainer_extra(cl_trainer *c, int *n);
 void cl_trainer_free(cl_trainer *c);
 
 #endif

@@ -268,9 +268,9 @@ static void restore(trainer *t, int epoch) {
     json_decref(st);
     bert_load_safetensors(&t->m, mp);
     safetensors sf;
-    st_open(&sf, mp);
+    safetensors_open(&sf, mp);
     for (int i = 1; i < t->nlists; i++) checkpoint_load_list(t->lists[i], &sf, 1);
-    st_close(&sf);
+    safetensors_close(&sf);
     adamw_load(&t->opt, op);
     log_info("resuming after epoch %d from %s", epoch, dir);
     free(sp);
@@ -462,9 +462,9 @@ double trainer_mep_epoch(trainer *t, int epoch) {
              t->accuracy[epoch], secs, N / (secs > 0 ? secs : 1e-9));
     char key[48];
     snprintf(key, sizeof key, "seconds_epoch_%d", epoch);
-    run_metric(key, secs);
+    catalog_metric(key, secs);
     snprintf(key, sizeof key, "samples_per_second_epoch_%d", epoch);
-    run_metric(key, N / (secs > 0 ? secs : 1e-9));
+    catalog_metric(key, N / (secs > 0 ? secs : 1e-9));
     free(order);
     return t->loss[epoch];
 }
@@ -499,13 +499,13 @@ static void record_model(trainer *t, const char *dir) {
         in[2 + i] = t->extra_input[i];
         in_sha[2 + i] = t->extra_sha[i];
     }
-    if (real && in[0] && in[1]) run_add_output(real, "model", 1, bytes, sha, created, 2 + t->nextra_inputs, in, in_sha);
+    if (real && in[0] && in[1]) catalog_add_output(real, "model", 1, bytes, sha, created, 2 + t->nextra_inputs, in, in_sha);
     free(real);
     free(in[0]);
     free(in[1]);
 }
 
-void trainer_save_epoch(trainer *t, int epoch, const st_entry *extra, int nextra) {
+void trainer_save_epoch(trainer *t, int epoch, const safetensors_entry *extra, int nextra) {
     if (cluster_rank() != 0) return; /* the replicas are identical: rank 0 writes */
     char *tmp = xasprintf("%s/epoch-%d.tmp", t->o.out, epoch), *dir = xasprintf("%s/epoch-%d", t->o.out, epoch);
     rm_rf(tmp);
@@ -535,9 +535,9 @@ void trainer_save_epoch(trainer *t, int epoch, const st_entry *extra, int nextra
     record_model(t, dir);
     char key[48];
     snprintf(key, sizeof key, "loss_epoch_%d", epoch);
-    run_metric(key, t->loss[epoch]);
+    catalog_metric(key, t->loss[epoch]);
     snprintf(key, sizeof key, "accuracy_epoch_%d", epoch);
-    run_metric(key, t->accuracy[epoch]);
+    catalog_metric(key, t->accuracy[epoch]);
     free(target);
     free(fin);
     free(ftmp);

@@ -141,7 +141,7 @@ double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_
 double trainer_mep_epoch(trainer *t, int epoch);
 /* Writes OUT/epoch-N (with extra raw tensors, e.g. BatchNorm counters) and moves
  * OUT/final to it; records the epoch's metrics in the catalog. */
-void trainer_save_epoch(trainer *t, int epoch, const st_entry *extra, int nextra);
+void trainer_save_epoch(trainer *t, int epoch, const safetensors_entry *extra, int nextra);
 /* Folder of the checkpoint restored by --resume (NULL when starting fresh). */
 const char *trainer_resumed_dir(const trainer *t);
 void trainer_close(trainer *t);

@@ -95,7 +95,7 @@ void adamw_step(adamw *o) {
 }
 
 void adamw_save(const adamw *o, const char *path) {
-    st_entry *e = xcalloc((size_t)o->n * 3 + 1, sizeof *e);
+    safetensors_entry *e = xcalloc((size_t)o->n * 3 + 1, sizeof *e);
     float *steps = xcalloc((size_t)o->n + 1, sizeof(float));
     char **names = xcalloc((size_t)o->n * 3 + 1, sizeof(char *));
     for (int i = 0; i < o->n; i++) {
@@ -104,7 +104,7 @@ void adamw_save(const adamw *o, const char *path) {
         const char *kinds[3] = {"exp_avg", "exp_avg_sq", "step"};
         const void *data[3] = {s->m, s->v, &steps[i]};
         for (int k = 0; k < 3; k++) {
-            st_entry *x = &e[3 * i + k];
+            safetensors_entry *x = &e[3 * i + k];
             names[3 * i + k] = xasprintf("%s.%s", kinds[k], s->p->name);
             x->name = names[3 * i + k];
             x->dtype = ST_F32;
@@ -114,7 +114,7 @@ void adamw_save(const adamw *o, const char *path) {
             x->data = data[k];
         }
     }
-    st_write(path, e, 3 * o->n, NULL);
+    safetensors_write(path, e, 3 * o->n, NULL);
     for (int i = 0; i < 3 * o->n; i++) free(names[i]);
     free(names);
     free(steps);
@@ -123,27 +123,27 @@ void adamw_save(const adamw *o, const char *path) {
 
 void adamw_load(adamw *o, const char *path) {
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     for (int i = 0; i < o->n; i++) {
         adamw_slot *s = &o->s[i];
         const param_t *p = s->p;
         char *n1 = xasprintf("exp_avg.%s", p->name), *n2 = xasprintf("exp_avg_sq.%s", p->name),
              *n3 = xasprintf("step.%s", p->name);
-        const st_tensor *t1 = st_find(&st, n1), *t2 = st_find(&st, n2), *t3 = st_find(&st, n3);
+        const safetensors_tensor *t1 = safetensors_find(&st, n1), *t2 = safetensors_find(&st, n2), *t3 = safetensors_find(&st, n3);
         if (!t1) die_input(path, n1, "missing optimizer state tensor");
         if (!t2) die_input(path, n2, "missing optimizer state tensor");
         if (!t3) die_input(path, n3, "missing optimizer state tensor");
-        st_read_f32_shape(&st, t1, p->ndim, p->shape[0], p->shape[1], s->m);
-        st_read_f32_shape(&st, t2, p->ndim, p->shape[0], p->shape[1], s->v);
+        safetensors_read_f32_shape(&st, t1, p->ndim, p->shape[0], p->shape[1], s->m);
+        safetensors_read_f32_shape(&st, t2, p->ndim, p->shape[0], p->shape[1], s->v);
         float step;
-        st_read_f32_shape(&st, t3, 1, 1, 0, &step);
+        safetensors_read_f32_shape(&st, t3, 1, 1, 0, &step);
         if (step < 0 || step != floorf(step)) die_input(path, n3, "step must be a whole number");
         s->step = (int64_t)step;
         free(n1);
         free(n2);
         free(n3);
     }
-    st_close(&st);
+    safetensors_close(&st);
 }
 
 void adamw_free(adamw *o) {

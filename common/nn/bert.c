@@ -236,20 +236,20 @@ void bert_init_random(bert_model *m, rng_t *rng) {
 }
 
 /* The tensor for an encoder parameter under any accepted name. */
-static const st_tensor *find_alias(const safetensors *st, const char *name) {
+static const safetensors_tensor *find_alias(const safetensors *st, const char *name) {
     const char *prefixes[] = {"", "bert."};
     char alt[256];
     for (int k = 0; k < 2; k++) {
         snprintf(alt, sizeof alt, "%s%s", prefixes[k], name);
-        const st_tensor *t = st_find(st, alt);
+        const safetensors_tensor *t = safetensors_find(st, alt);
         if (t) return t;
         size_t n = strlen(alt);
         if (n > 16 && !strcmp(alt + n - 16, "LayerNorm.weight")) {
             strcpy(alt + n - 6, "gamma");
-            if ((t = st_find(st, alt))) return t;
+            if ((t = safetensors_find(st, alt))) return t;
         } else if (n > 14 && !strcmp(alt + n - 14, "LayerNorm.bias")) {
             strcpy(alt + n - 4, "beta");
-            if ((t = st_find(st, alt))) return t;
+            if ((t = safetensors_find(st, alt))) return t;
         }
     }
     return NULL;
@@ -257,14 +257,14 @@ static const st_tensor *find_alias(const safetensors *st, const char *name) {
 
 void bert_load_safetensors(bert_model *m, const char *path) {
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     for (int i = 0; i < m->params.n; i++) {
         param_t *p = &m->params.p[i];
-        const st_tensor *t = find_alias(&st, p->name);
+        const safetensors_tensor *t = find_alias(&st, p->name);
         if (!t) die_input(path, p->name, "missing tensor (also looked for bert.%s)", p->name);
-        st_read_f32_shape(&st, t, p->ndim, p->shape[0], p->shape[1], p->data);
+        safetensors_read_f32_shape(&st, t, p->ndim, p->shape[0], p->shape[1], p->data);
     }
-    st_close(&st);
+    safetensors_close(&st);
 }
 
 void bert_load_dir(bert_model *m, const char *dir, int frozen) {

@@ -27,12 +27,12 @@ static void copy_file(const char *src, const char *dst) {
 }
 
 void checkpoint_save(const char *dir, const bert_config *cfg, const char *vocab_path,
-                     param_list *const *lists, int nlists, const st_entry *extra,
+                     param_list *const *lists, int nlists, const safetensors_entry *extra,
                      int nextra) {
     if (mkdir(dir, 0777) && errno != EEXIST) die_errno("cannot create directory %s", dir);
     int n = nextra;
     for (int i = 0; i < nlists; i++) n += lists[i]->n;
-    st_entry *e = xcalloc((size_t)n + 1, sizeof *e);
+    safetensors_entry *e = xcalloc((size_t)n + 1, sizeof *e);
     int k = 0;
     for (int i = 0; i < nlists; i++)
         for (int j = 0; j < lists[i]->n; j++) {
@@ -47,7 +47,7 @@ void checkpoint_save(const char *dir, const bert_config *cfg, const char *vocab_
         }
     for (int i = 0; i < nextra; i++) e[k++] = extra[i];
     char *path = xasprintf("%s/model.safetensors", dir);
-    st_write(path, e, n, NULL);
+    safetensors_write(path, e, n, NULL);
     free(path);
     free(e);
     path = xasprintf("%s/config.json", dir);
@@ -64,12 +64,12 @@ int checkpoint_load_list(param_list *l, const safetensors *st, int required) {
     int found = 0;
     for (int i = 0; i < l->n; i++) {
         param_t *p = &l->p[i];
-        const st_tensor *t = st_find(st, p->name);
+        const safetensors_tensor *t = safetensors_find(st, p->name);
         if (!t) {
             if (required) die_input(st->path, p->name, "missing tensor");
             continue;
         }
-        st_read_f32_shape(st, t, p->ndim, p->shape[0], p->shape[1], p->data);
+        safetensors_read_f32_shape(st, t, p->ndim, p->shape[0], p->shape[1], p->data);
         found++;
     }
     return found;

@@ -16,7 +16,7 @@
 /* Saves cfg, vocab (NULL: no vocab.txt) and every tensor of the given lists as F32, plus
  * `extra` raw entries (e.g. the I64 BatchNorm num_batches_tracked). */
 void checkpoint_save(const char *dir, const bert_config *cfg, const char *vocab_path,
-                     param_list *const *lists, int nlists, const st_entry *extra,
+                     param_list *const *lists, int nlists, const safetensors_entry *extra,
                      int nextra);
 /* Loads every tensor of l from an open file by exact name; returns how many were found.
  * A found tensor with the wrong shape or dtype exits 3. If required and one is missing,

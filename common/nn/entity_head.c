@@ -50,10 +50,10 @@ void entity_head_free(entity_head *h) {
 
 int entity_head_load_safetensors(entity_head *h, const char *path) {
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     int found = checkpoint_load_list(&h->params, &st, 0);
     if (found > 0 && found < h->params.n) checkpoint_load_list(&h->params, &st, 1);
-    st_close(&st);
+    safetensors_close(&st);
     return found > 0;
 }
 

@@ -73,11 +73,11 @@ int projection_head_load(projection_head *h, const safetensors *st) {
     if (!any) return 0;
     checkpoint_load_list(&h->params, st, 1);
     h->num_batches_tracked = 0;
-    const st_tensor *t = st_find(st, NBT_NAME);
+    const safetensors_tensor *t = safetensors_find(st, NBT_NAME);
     if (t) {
         if (t->numel != 1 || (t->dtype != ST_I64 && t->dtype != ST_I32))
             die_input(st->path, NBT_NAME, "expected one I64 or I32 value, got %s with %lld values",
-                      st_dtype_name(t->dtype), (long long)t->numel);
+                      safetensors_dtype_name(t->dtype), (long long)t->numel);
         if (t->dtype == ST_I64) {
             memcpy(&h->num_batches_tracked, t->data, 8);
         } else {
@@ -89,8 +89,8 @@ int projection_head_load(projection_head *h, const safetensors *st) {
     return 1;
 }
 
-st_entry projection_head_extra(const projection_head *h) {
-    st_entry e;
+safetensors_entry projection_head_extra(const projection_head *h) {
+    safetensors_entry e;
     memset(&e, 0, sizeof e);
     e.name = NBT_NAME;
     e.dtype = ST_I64;

@@ -68,7 +68,7 @@ void projection_head_free(projection_head *h);
 int projection_head_load(projection_head *h, const safetensors *st);
 /* The raw I64 entry "projection_head.1.num_batches_tracked" (shape []) for checkpoint_save's
  * `extra` argument; points into h. */
-st_entry projection_head_extra(const projection_head *h);
+safetensors_entry projection_head_extra(const projection_head *h);
 
 void proj_acts_create(proj_acts *a, const projection_head *h, int max_rows);
 void proj_acts_free(proj_acts *a);

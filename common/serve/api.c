@@ -73,7 +73,7 @@ static json_t *entity_full(const lexicon *x, int64_t row) {
 void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r) {
     static const char *const allowed[] = {NULL};
     char err[REQUEST_ERR];
-    int rc = params_check(p, n, allowed, err, sizeof err);
+    int rc = request_params_check(p, n, allowed, err, sizeof err);
     if (rc) { api_error(r, rc, err); return; }
     json_t *root = json_object(), *variants = json_array(), *figs = json_array();
     for (int v = 0; v < VARIANT_COUNT; v++)
@@ -92,9 +92,9 @@ void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r) 
 void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r) {
     static const char *const allowed[] = {"prefix", "limit", NULL};
     char err[REQUEST_ERR];
-    int limit, rc = params_check(p, n, allowed, err, sizeof err);
-    if (!rc) rc = param_int(p, n, "limit", 20, 1, 1000, &limit, err, sizeof err);
-    const char *prefix = param_get(p, n, "prefix");
+    int limit, rc = request_params_check(p, n, allowed, err, sizeof err);
+    if (!rc) rc = request_param_int(p, n, "limit", 20, 1, 1000, &limit, err, sizeof err);
+    const char *prefix = request_param_get(p, n, "prefix");
     if (!prefix) prefix = "";
     if (!rc && strlen(prefix) > REQUEST_MAX_NAME) rc = 400, snprintf(err, sizeof err, "prefix: longer than %d bytes", REQUEST_MAX_NAME);
     if (rc) { api_error(r, rc, err); return; }
@@ -321,8 +321,8 @@ void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r
 void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r) {
     static const char *const allowed[] = {"limit", NULL};
     char err[REQUEST_ERR];
-    int limit, rc = params_check(p, n, allowed, err, sizeof err);
-    if (!rc) rc = param_int(p, n, "limit", CONTEXTS_DEFAULT, 1, LEXICON_CONTEXTS, &limit, err, sizeof err);
+    int limit, rc = request_params_check(p, n, allowed, err, sizeof err);
+    if (!rc) rc = request_param_int(p, n, "limit", CONTEXTS_DEFAULT, 1, LEXICON_CONTEXTS, &limit, err, sizeof err);
     if (rc) { api_error(r, rc, err); return; }
     int64_t row = lexicon_row_of_eid(c->lex, eid);
     if (row < 0) {

@@ -188,7 +188,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
         atomic_fetch_add(&s->in_flight, 1);
-        st->status = route_match(method, url, &st->rt, st->message, sizeof st->message);
+        st->status = request_route(method, url, &st->rt, st->message, sizeof st->message);
         if (!st->status) st->status = check_headers(s, conn, method, st);
         /* refuse at once; MHD closes the connection instead of reading the unwanted body */
         if (st->status == 413 || st->status == 415 || st->status == 403) return send_error(conn, st->status, st->message);

@@ -62,7 +62,7 @@ static int64_t parse_eid(const char *s, size_t len) {
     return v;
 }
 
-int route_match(const char *method, const char *path, route *r, char *err, size_t errlen) {
+int request_route(const char *method, const char *path, route *r, char *err, size_t errlen) {
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
     memset(r, 0, sizeof *r);
     const char *want = "GET";
@@ -198,14 +198,14 @@ done:
 
 /* ---- query strings ---- */
 
-const char *param_get(const query_param *p, int n, const char *key) {
+const char *request_param_get(const query_param *p, int n, const char *key) {
     const char *v = NULL;
     for (int i = 0; i < n; i++)
         if (!strcmp(p[i].key, key)) v = p[i].value ? p[i].value : "";
     return v;
 }
 
-int params_check(const query_param *p, int n, const char *const *allowed, char *err, size_t errlen) {
+int request_params_check(const query_param *p, int n, const char *const *allowed, char *err, size_t errlen) {
     for (int i = 0; i < n; i++) {
         if (!is_valid_utf8(p[i].key, strlen(p[i].key)) || (p[i].value && !is_valid_utf8(p[i].value, strlen(p[i].value))))
             return fail(400, err, errlen, "query string: parameter %d is not valid UTF-8", i + 1);
@@ -221,9 +221,9 @@ int params_check(const query_param *p, int n, const char *const *allowed, char *
     return 0;
 }
 
-int param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
+int request_param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
               size_t errlen) {
-    const char *s = param_get(p, n, key);
+    const char *s = request_param_get(p, n, key);
     *out = dflt;
     if (!s) return 0;
     char *end;
@@ -245,14 +245,14 @@ static int param_ref(entity_ref **list, int *n, const char *field, const char *v
 int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen) {
     static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "format", NULL};
     request_defaults(q);
-    int rc = params_check(p, n, allowed, err, errlen);
+    int rc = request_params_check(p, n, allowed, err, errlen);
     for (int i = 0; !rc && i < n; i++) {
         if (!strcmp(p[i].key, "seed")) rc = param_ref(&q->seeds, &q->nseeds, "seed", p[i].value, err, errlen);
         else if (!strcmp(p[i].key, "negative")) rc = param_ref(&q->negatives, &q->nnegatives, "negative", p[i].value, err, errlen);
         else if (!strcmp(p[i].key, "accepted")) rc = param_ref(&q->accepted, &q->naccepted, "accepted", p[i].value, err, errlen);
     }
-    if (!rc) rc = param_int(p, n, "size", REQUEST_DEFAULT_SIZE, 1, REQUEST_MAX_SIZE, &q->size, err, errlen);
-    const char *v = param_get(p, n, "variant"), *f = param_get(p, n, "format");
+    if (!rc) rc = request_param_int(p, n, "size", REQUEST_DEFAULT_SIZE, 1, REQUEST_MAX_SIZE, &q->size, err, errlen);
+    const char *v = request_param_get(p, n, "variant"), *f = request_param_get(p, n, "format");
     if (!rc && v) rc = variant_parse(v, &q->variant, err, errlen);
     if (!rc && f) {
         if (!strcmp(f, "tsv")) q->format = EXPORT_TSV;

@@ -47,7 +47,7 @@ extern const static_file_entry static_files[];
 extern const int static_file_count;
 
 /* Routes method + URL path (without the query string). 0, or 404/405 with err. */
-int route_match(const char *method, const char *path, route *r, char *err, size_t errlen);
+int request_route(const char *method, const char *path, route *r, char *err, size_t errlen);
 
 /* One query-string pair, already percent-decoded (libmicrohttpd does that). */
 typedef struct {
@@ -84,12 +84,12 @@ int expand_request_from_params(const query_param *p, int n, expand_request *q, c
 void expand_request_free(expand_request *q);
 
 /* Integer query parameter `key` (absent: dflt) within [min, max]. 0, or 400 with err. */
-int param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
+int request_param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
               size_t errlen);
 /* Value of `key` (the last one when repeated), or NULL. */
-const char *param_get(const query_param *p, int n, const char *key);
+const char *request_param_get(const query_param *p, int n, const char *key);
 /* 0 when every key is one of the NULL-terminated `allowed` and every key and value is valid
  * UTF-8, else 400 naming the problem. Call it before using any value. */
-int params_check(const query_param *p, int n, const char *const *allowed, char *err, size_t errlen);
+int request_params_check(const query_param *p, int n, const char *const *allowed, char *err, size_t errlen);
 
 #endif

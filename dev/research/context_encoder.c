@@ -128,9 +128,9 @@ void ctx_load_dir(context_encoder *m, const char *dir, int *num_entities) {
     ctx_create(m, &c);
     char *st_path = xasprintf("%s/model.safetensors", dir);
     safetensors st;
-    st_open(&st, st_path);
+    safetensors_open(&st, st_path);
     checkpoint_load_list(&m->params, &st, 1);
-    st_close(&st);
+    safetensors_close(&st);
     free(st_path);
 }
 

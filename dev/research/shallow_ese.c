@@ -245,7 +245,7 @@ static void evaluate_dists(const corpus *c, const rows_t *r, const bench *b, con
     anchor_scorer as;
     row_source src = row_source_dense(&pm);
     anchor_init(&as, &src);
-    expand_params p = {100, 1, 2.5, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
+    windowsearch_params p = {100, 1, 2.5, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
     int64_t *eids = xmalloc(sizeof(int64_t) * 200);
     double *score = xmalloc(sizeof(double) * (size_t)r->E);
     rerank_item *items = xmalloc(sizeof(rerank_item) * 200);
@@ -254,15 +254,15 @@ static void evaluate_dists(const corpus *c, const rows_t *r, const bench *b, con
         int64_t seeds[16];
         if (q->nseeds > 16 || !seed_rows(c, r, q, seeds)) continue;
         const gt_class *g = gt_of(b, q->class_name);
-        expand_query x = {q->nseeds, seeds, 0, NULL, 0, NULL, NULL};
-        expand_group(&as, &src, &x, 1, &p, 0);
+        windowsearch_query x = {q->nseeds, seeds, 0, NULL, 0, NULL, NULL};
+        windowsearch_group(&as, &src, &x, 1, &p, 0);
         int m = x.n - x.nseeds;
         for (int i = 0; i < m; i++) eids[i] = c->ent.eid[r->idx_of_row[x.rows[x.nseeds + i]]];
         ap_add(sc->ws, eids, m, g);
         rerank_set(&as, x.rows, x.n, x.nseeds, &p.weights, RERANK_GEO, 9, items);
         for (int i = 0; i < m; i++) eids[i] = c->ent.eid[r->idx_of_row[x.rows[x.nseeds + items[i].order - 1]]];
         ap_add(sc->full, eids, m, g);
-        expand_query_free(&x);
+        windowsearch_query_free(&x);
         for (int64_t e = 0; e < r->E; e++) {
             double s = 0;
             for (int i = 0; i < q->nseeds; i++) s += prob[(size_t)seeds[i] * r->E + e];

@@ -249,8 +249,8 @@ static void test_model_dir_round_trip(void) {
     snprintf(cfg, sizeof cfg, "%s/config.json", dir);
     snprintf(st, sizeof st, "%s/model.safetensors", dir);
     ctx_config_save(&c, 42, cfg);
-    st_entry e = {"ctx.embeddings", ST_F32, 2, {m.rows, 3}, m.emb};
-    st_write(st, &e, 1, NULL);
+    safetensors_entry e = {"ctx.embeddings", ST_F32, 2, {m.rows, 3}, m.emb};
+    safetensors_write(st, &e, 1, NULL);
     CHECK(ctx_is_model_dir(dir));
     int ne = 0;
     ctx_load_dir(&back, dir, &ne);

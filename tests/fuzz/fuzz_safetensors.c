@@ -1,5 +1,5 @@
-/* fuzz_safetensors: libFuzzer target for the safetensors reader (st_open,
- * st_find, st_read_f32, st_read_f32_shape; common/safetensors.h). The input is
+/* fuzz_safetensors: libFuzzer target for the safetensors reader (safetensors_open,
+ * safetensors_find, safetensors_read_f32, safetensors_read_f32_shape; common/safetensors.h). The input is
  * the file. Every tensor of an accepted file is looked up by name and read:
  * float dtypes convert, the others must be refused with exit 3, as must a
  * wrong expected shape. */
@@ -14,26 +14,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static float *buf;
     if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("model.safetensors"));
     fuzz_write(path, data, size);
-    FUZZ_OPEN(st_open(&st, path));
+    FUZZ_OPEN(safetensors_open(&st, path));
     if (fuzz_rc) {
-        st.map = NULL; /* FUZZ_OPEN unmapped it; st_close frees the rest */
-        st_close(&st);
+        st.map = NULL; /* FUZZ_OPEN unmapped it; safetensors_close frees the rest */
+        safetensors_close(&st);
         return 0;
     }
     for (int i = 0; i < st.n; i++) {
-        const st_tensor *t = &st.t[i];
-        FUZZ_ASSERT(st_find(&st, t->name) != NULL);
+        const safetensors_tensor *t = &st.t[i];
+        FUZZ_ASSERT(safetensors_find(&st, t->name) != NULL);
         FUZZ_ASSERT(t->ndim >= 0 && t->ndim <= 8 && t->numel >= 0);
         FUZZ_ASSERT(t->data >= (const uint8_t *)st.map && t->data + t->nbytes <= (const uint8_t *)st.map + st.size);
-        FUZZ_ASSERT((size_t)t->numel * st_dtype_size(t->dtype) == t->nbytes);
+        FUZZ_ASSERT((size_t)t->numel * safetensors_dtype_size(t->dtype) == t->nbytes);
         int is_float = t->dtype == ST_F32 || t->dtype == ST_F64 || t->dtype == ST_F16 || t->dtype == ST_BF16;
         buf = realloc(buf, (size_t)t->numel * sizeof *buf + 1);
-        FUZZ_TRY(st_read_f32(&st, t, buf));
+        FUZZ_TRY(safetensors_read_f32(&st, t, buf));
         /* a float tensor reads unless it holds NaN or infinity (refused as bad input) */
         FUZZ_ASSERT(is_float ? fuzz_rc == 0 || fuzz_rc == EXIT_BADINPUT : fuzz_rc == EXIT_BADINPUT);
-        FUZZ_TRY(st_read_f32_shape(&st, t, 2, t->shape[0] + 1, 1, buf));
+        FUZZ_TRY(safetensors_read_f32_shape(&st, t, 2, t->shape[0] + 1, 1, buf));
         FUZZ_ASSERT(fuzz_rc == EXIT_BADINPUT);
     }
-    st_close(&st);
+    safetensors_close(&st);
     return 0;
 }

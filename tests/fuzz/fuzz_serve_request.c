@@ -1,9 +1,9 @@
 /* fuzz_serve_request: libFuzzer target for the request parsers of `probexpan serve`
  * (common/serve/request.h) — no sockets, no files. The first byte picks the parser:
  *   0: the POST /api/expand body (the rest of the input, as sent);
- *   1: route_match: method, a newline, the URL path;
+ *   1: request_route: method, a newline, the URL path;
  *   2: a query string "k=v&k=v..." split as libmicrohttpd would (already decoded), through
- *      expand_request_from_params, params_check and param_int.
+ *      expand_request_from_params, request_params_check and request_param_int.
  * Contract checked: every input ends in 0 or a 4xx status with a message, and an accepted
  * request satisfies the documented limits. */
 #include <stdint.h>
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (data[0] % 3 == 1) {
         char *nl = strchr(text, '\n');
         route r;
-        int rc = nl ? (*nl = 0, route_match(text, nl + 1, &r, err, sizeof err)) : route_match("GET", text, &r, err, sizeof err);
+        int rc = nl ? (*nl = 0, request_route(text, nl + 1, &r, err, sizeof err)) : request_route("GET", text, &r, err, sizeof err);
         check_status(rc, err);
         if (rc == 0 && r.kind == ROUTE_STATIC) FUZZ_ASSERT(r.static_file >= 0 && r.static_file < static_file_count);
         if (rc == 0 && r.kind == ROUTE_CONTEXTS) FUZZ_ASSERT(r.eid >= 0);
@@ -62,9 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (rc == 0) check_request(&q);
         expand_request_free(&q);
         static const char *const allowed[] = {"prefix", "limit", NULL};
-        check_status(params_check(p, n, allowed, err, sizeof err), err);
+        check_status(request_params_check(p, n, allowed, err, sizeof err), err);
         int v;
-        rc = param_int(p, n, "limit", 20, 1, 1000, &v, err, sizeof err);
+        rc = request_param_int(p, n, "limit", 20, 1, 1000, &v, err, sizeof err);
         check_status(rc, err);
         if (rc == 0) FUZZ_ASSERT(v >= 1 && v <= 1000);
     }

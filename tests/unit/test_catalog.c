@@ -21,10 +21,10 @@ static void child_run(const char *out, const char *input, int fail) {
     if (pid != 0) { waitpid(pid, NULL, 0); return; }
     pe_progname = "test-stage";
     cli_catalog = db_path;
-    run_begin(dir);
-    run_param("alpha", "1000");
-    run_metric("loss", 0.25);
-    run_metric_str("note", "ok");
+    catalog_begin(dir);
+    catalog_param("alpha", "1000");
+    catalog_metric("loss", 0.25);
+    catalog_metric_str("note", "ok");
     if (fail) die_input("data.json", "line 3", "simulated failure");
     artifact_writer *w = artifact_create(out, "thing", 1);
     if (input) artifact_add_input(w, input);
@@ -160,7 +160,7 @@ static void test_killed_run_recorded(void) {
             cli_catalog = db_path;
             alarm(20); /* bound: a lost signal must not hang the suite */
             error_catch_signals();
-            run_begin(dir);
+            catalog_begin(dir);
             artifact_writer *w = artifact_create(out, "thing", 1);
             msgpack_pack_nil(artifact_payload(w));
             raise(sigs[k]);

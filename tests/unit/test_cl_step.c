@@ -24,9 +24,9 @@ static int load(void) {
     char p[4400];
     snprintf(p, sizeof p, "%s/model.safetensors", golden_dir());
     safetensors st;
-    st_open(&st, p);
+    safetensors_open(&st, p);
     int ok = projection_head_load(&PH, &st);
-    st_close(&st);
+    safetensors_close(&st);
     CHECK(ok == 1);
     return ok;
 }

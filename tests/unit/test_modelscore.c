@@ -30,8 +30,8 @@ static void test_swap_pair(void) {
     int64_t rows[2] = {0, 1};
     row_source MS = row_source_dense(&M);
     double want = (kl4(a, b) + kl4(a2, b2)) / 2;
-    CHECK_NEAR(class_consistency(&MS, rows, 2), want, 1e-7);
-    CHECK_NEAR(class_consistency(&MS, rows, 2), 0.097030682579, 1e-7);
+    CHECK_NEAR(modelscore_class(&MS, rows, 2), want, 1e-7);
+    CHECK_NEAR(modelscore_class(&MS, rows, 2), 0.097030682579, 1e-7);
     /* the swap matters: without it the divergence is larger */
     float na[4] = {0.6f, 0.1f, 0.2f, 0.1f}, nb[4] = {0.1f, 0.5f, 0.1f, 0.3f};
     CHECK(kl_divergence(na, nb, 4) > kl4(a, b) + 0.1);
@@ -40,12 +40,12 @@ static void test_swap_pair(void) {
 static void test_model_score(void) {
     int64_t a[2] = {0, 1}, b[3] = {1, 2, 3};
     row_source MS = row_source_dense(&M);
-    double s[2] = {class_consistency(&MS, a, 2), class_consistency(&MS, b, 3)};
+    double s[2] = {modelscore_class(&MS, a, 2), modelscore_class(&MS, b, 3)};
     CHECK_NEAR(s[1], 0.028169545863, 1e-7); /* mean over the 6 ordered pairs */
-    CHECK_NEAR(geometric_mean(s, 2), sqrt(0.097030682579 * 0.028169545863), 1e-7);
-    CHECK_NEAR(geometric_mean(s, 2), 0.052281069835, 1e-7);
+    CHECK_NEAR(modelscore_geomean(s, 2), sqrt(0.097030682579 * 0.028169545863), 1e-7);
+    CHECK_NEAR(modelscore_geomean(s, 2), 0.052281069835, 1e-7);
     double three[3] = {1, 8, 27};
-    CHECK_NEAR(geometric_mean(three, 3), 6.0, 1e-12);
+    CHECK_NEAR(modelscore_geomean(three, 3), 6.0, 1e-12);
 }
 
 static void test_kl_conventions(void) {

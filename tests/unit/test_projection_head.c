@@ -21,11 +21,11 @@ static void test_golden_cl(void) {
     char path[4200];
     snprintf(path, sizeof path, "%s/model.safetensors", g);
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     projection_head h;
     projection_head_create(&h, GH, GP1, GP2);
     CHECK_EQ_INT(projection_head_load(&h, &st), 1);
-    st_close(&st);
+    safetensors_close(&st);
     CHECK_EQ_INT(h.num_batches_tracked, 0);
 
     float *x[2];
@@ -251,13 +251,13 @@ static void test_init_and_names(void) {
     CHECK_EQ_INT(h.params.n, 7);
     for (int i = 0; i < 7; i++) CHECK(param_list_find(&h.params, names[i]) != NULL);
     CHECK_EQ_INT(param_list_numel(&h.params, 1), 256 * 64 + 256 + 256 + 128 * 256 + 128);
-    st_entry e = projection_head_extra(&h);
+    safetensors_entry e = projection_head_extra(&h);
     CHECK_STR(e.name, "projection_head.1.num_batches_tracked");
     CHECK(e.dtype == ST_I64 && e.ndim == 0 && e.data == &h.num_batches_tracked);
     projection_head_free(&h);
 }
 
-/* st_write of the head's tensors plus the I64 count, then projection_head_load. */
+/* safetensors_write of the head's tensors plus the I64 count, then projection_head_load. */
 static void test_safetensors_round_trip(void) {
     projection_head h, back;
     projection_head_create(&h, 3, 4, 2);
@@ -266,22 +266,22 @@ static void test_safetensors_round_trip(void) {
     projection_head_init_random(&h, &rng);
     h.running_mean[1] = 0.5f;
     h.num_batches_tracked = 42;
-    st_entry e[8];
+    safetensors_entry e[8];
     for (int i = 0; i < h.params.n; i++) {
         const param_t *p = &h.params.p[i];
-        e[i] = (st_entry){p->name, ST_F32, p->ndim, {p->shape[0], p->shape[1]}, p->data};
+        e[i] = (safetensors_entry){p->name, ST_F32, p->ndim, {p->shape[0], p->shape[1]}, p->data};
     }
     e[h.params.n] = projection_head_extra(&h);
     char path[] = "/tmp/test_projection_head_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    st_write(path, e, h.params.n + 1, NULL);
+    safetensors_write(path, e, h.params.n + 1, NULL);
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     projection_head_create(&back, 3, 4, 2);
     CHECK_EQ_INT(projection_head_load(&back, &st), 1);
-    st_close(&st);
+    safetensors_close(&st);
     unlink(path);
     CHECK_EQ_INT(back.num_batches_tracked, 42);
     for (int i = 0; i < h.params.n; i++)

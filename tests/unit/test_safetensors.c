@@ -50,13 +50,13 @@ static void expect_exit(void (*fn)(const char *), const char *arg, int code, con
 
 static void open_close(const char *path) {
     safetensors st;
-    st_open(&st, path);
+    safetensors_open(&st, path);
     for (int i = 0; i < st.n; i++) {
         float *buf = malloc((size_t)st.t[i].numel * sizeof(float) + 4);
-        st_read_f32(&st, &st.t[i], buf);
+        safetensors_read_f32(&st, &st.t[i], buf);
         free(buf);
     }
-    st_close(&st);
+    safetensors_close(&st);
 }
 
 /* Writes raw bytes: 8-byte header length, header, data. */
@@ -98,21 +98,21 @@ static void test_half_conversions(void) {
 static void test_write_read_dtypes(void) {
     float a[6] = {1, -2, 0.5f, 3.25f, -0.125f, 100};
     uint16_t h[3] = {0x3c00, 0xc000, 0x3555}, bf[2] = {0x3f80, 0xc049};
-    st_entry e[3] = {{"a", ST_F32, 2, {2, 3}, a}, {"h", ST_F16, 1, {3}, h}, {"b", ST_BF16, 1, {2}, bf}};
+    safetensors_entry e[3] = {{"a", ST_F32, 2, {2, 3}, a}, {"h", ST_F16, 1, {3}, h}, {"b", ST_BF16, 1, {2}, bf}};
     const char *p = tmp_path("dtypes.safetensors");
-    st_write(p, e, 3, NULL);
+    safetensors_write(p, e, 3, NULL);
     safetensors st;
-    st_open(&st, p);
+    safetensors_open(&st, p);
     CHECK_EQ_INT(st.n, 3);
     float out[6];
-    st_read_f32_shape(&st, st_find(&st, "a"), 2, 2, 3, out);
+    safetensors_read_f32_shape(&st, safetensors_find(&st, "a"), 2, 2, 3, out);
     CHECK(!memcmp(out, a, sizeof a));
-    st_read_f32(&st, st_find(&st, "h"), out);
+    safetensors_read_f32(&st, safetensors_find(&st, "h"), out);
     CHECK(out[0] == 1.0f && out[1] == -2.0f && out[2] == 0.33325195f);
-    st_read_f32(&st, st_find(&st, "b"), out);
+    safetensors_read_f32(&st, safetensors_find(&st, "b"), out);
     CHECK(out[0] == 1.0f && out[1] == -3.140625f);
-    CHECK(st_find(&st, "zz") == NULL);
-    st_close(&st);
+    CHECK(safetensors_find(&st, "zz") == NULL);
+    safetensors_close(&st);
 }
 
 static void test_bad_files(void) {
@@ -160,20 +160,20 @@ static char model_dir[512];
 /* Copies the golden model.safetensors under new names / dtype into dir/model.safetensors
  * with config.json. rename: 0 same, 1 "bert." + gamma/beta + cls/pooler extras.
  * drop: a tensor name to leave out (or NULL); reshape: a tensor written with a wrong shape. */
-static void derive(const char *dir, int rename_mode, st_dtype dtype, const char *drop,
+static void derive(const char *dir, int rename_mode, safetensors_dtype dtype, const char *drop,
                    const char *reshape) {
     char src[4400], cfg[4400], dst[600];
     snprintf(src, sizeof src, "%s/model.safetensors", golden_dir());
     snprintf(cfg, sizeof cfg, "%s/config.json", golden_dir());
     mkdir(dir, 0777);
     safetensors st;
-    st_open(&st, src);
-    st_entry *e = calloc((size_t)st.n + 2, sizeof *e);
+    safetensors_open(&st, src);
+    safetensors_entry *e = calloc((size_t)st.n + 2, sizeof *e);
     char **names = calloc((size_t)st.n + 2, sizeof(char *));
     void **bufs = calloc((size_t)st.n + 2, sizeof(void *));
     int k = 0;
     for (int i = 0; i < st.n; i++) {
-        const st_tensor *t = &st.t[i];
+        const safetensors_tensor *t = &st.t[i];
         if (drop && !strcmp(t->name, drop)) continue;
         char nm[256];
         snprintf(nm, sizeof nm, "%s", t->name);
@@ -191,7 +191,7 @@ static void derive(const char *dir, int rename_mode, st_dtype dtype, const char 
         if (reshape && !strcmp(t->name, reshape)) e[k].shape[0] = 1, e[k].shape[1] *= t->shape[0];
         if (t->dtype == ST_F32 && dtype != ST_F32) {
             float *f = malloc((size_t)t->numel * 4);
-            st_read_f32(&st, t, f);
+            safetensors_read_f32(&st, t, f);
             uint16_t *h = malloc((size_t)t->numel * 2);
             if (dtype == ST_F16) f32_to_f16_n(h, f, (size_t)t->numel);
             else f32_to_bf16_n(h, f, (size_t)t->numel);
@@ -207,11 +207,11 @@ static void derive(const char *dir, int rename_mode, st_dtype dtype, const char 
     }
     static float extra[4] = {1, 2, 3, 4};
     if (rename_mode) {
-        e[k++] = (st_entry){"cls.predictions.bias", ST_F32, 1, {4}, extra};
-        e[k++] = (st_entry){"bert.pooler.dense.bias", ST_F32, 1, {4}, extra};
+        e[k++] = (safetensors_entry){"cls.predictions.bias", ST_F32, 1, {4}, extra};
+        e[k++] = (safetensors_entry){"bert.pooler.dense.bias", ST_F32, 1, {4}, extra};
     }
     snprintf(dst, sizeof dst, "%s/model.safetensors", dir);
-    st_write(dst, e, k, NULL);
+    safetensors_write(dst, e, k, NULL);
     bert_config c;
     bert_config_load(&c, cfg);
     snprintf(dst, sizeof dst, "%s/config.json", dir);
@@ -223,7 +223,7 @@ static void derive(const char *dir, int rename_mode, st_dtype dtype, const char 
     free(names);
     free(bufs);
     free(e);
-    st_close(&st);
+    safetensors_close(&st);
 }
 
 static void load_dir_child(const char *dir) {
@@ -261,7 +261,7 @@ static void test_half_models(void) {
     if (!golden_dir()) SKIP("no ../shared/golden");
     bert_model ref;
     bert_load_dir(&ref, golden_dir(), 0);
-    st_dtype types[2] = {ST_F16, ST_BF16};
+    safetensors_dtype types[2] = {ST_F16, ST_BF16};
     for (int k = 0; k < 2; k++) {
         char d[600];
         snprintf(d, sizeof d, "%s/half%d", tmpdir, k);

@@ -7,7 +7,7 @@
 
 static char err[REQUEST_ERR];
 
-static int route_of(const char *method, const char *path, route *r) { return route_match(method, path, r, err, sizeof err); }
+static int route_of(const char *method, const char *path, route *r) { return request_route(method, path, r, err, sizeof err); }
 
 static void test_routes(void) {
     route r;
@@ -150,12 +150,12 @@ static void test_export_params(void) {
 static void test_param_int(void) {
     const query_param p[] = {{"limit", "5"}, {"limit", "9"}, {"x", "99999999999999999999"}};
     int v;
-    CHECK_EQ_INT(param_int(p, 3, "limit", 1, 1, 10, &v, err, sizeof err), 0);
+    CHECK_EQ_INT(request_param_int(p, 3, "limit", 1, 1, 10, &v, err, sizeof err), 0);
     CHECK_EQ_INT(v, 9); /* the last one wins */
-    CHECK_EQ_INT(param_int(p, 3, "absent", 4, 1, 10, &v, err, sizeof err), 0);
+    CHECK_EQ_INT(request_param_int(p, 3, "absent", 4, 1, 10, &v, err, sizeof err), 0);
     CHECK_EQ_INT(v, 4);
-    CHECK_EQ_INT(param_int(p, 3, "x", 1, 1, 10, &v, err, sizeof err), 400);
-    CHECK_EQ_INT(param_int(p, 3, "limit", 1, 1, 8, &v, err, sizeof err), 400);
+    CHECK_EQ_INT(request_param_int(p, 3, "x", 1, 1, 10, &v, err, sizeof err), 400);
+    CHECK_EQ_INT(request_param_int(p, 3, "limit", 1, 1, 8, &v, err, sizeof err), 400);
 }
 
 int main(void) {

@@ -60,20 +60,20 @@ static void test_anchor_normalisation(void) {
 }
 
 static void test_candidate_order(void) {
-    cand_order c;
+    candidates_order c;
     row_source src = row_source_dense(&P6);
-    cand_init(&c, &src, CAND_MEAN);
-    cand_add_member(&c, 0);
-    cand_add_member(&c, 1);
+    candidates_init(&c, &src, CAND_MEAN);
+    candidates_add_member(&c, 0);
+    candidates_add_member(&c, 1);
     unsigned char blocked[6] = {1, 1, 0, 0, 0, 0};
     int64_t top[3];
-    CHECK_EQ_INT(cand_top(&c, blocked, 3, top), 3);
+    CHECK_EQ_INT(candidates_top(&c, blocked, 3, top), 3);
     CHECK_EQ_INT(top[0], 2); /* 0.40 */
     CHECK_EQ_INT(top[1], 3); /* 0.30 */
     CHECK_EQ_INT(top[2], 4); /* 0.10, ties with 5: lower row first */
     blocked[2] = blocked[3] = blocked[4] = blocked[5] = 1;
-    CHECK_EQ_INT(cand_top(&c, blocked, 3, top), 0);
-    cand_free(&c);
+    CHECK_EQ_INT(candidates_top(&c, blocked, 3, top), 0);
+    candidates_free(&c);
 }
 
 static void test_candidate_order_logz(void) {
@@ -87,11 +87,11 @@ static void test_candidate_order_logz(void) {
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 4; j++) P[i][j] = expf(L[i][j]);
     const row_matrix lm = {.rows = 2, .cols = 4, .stride = 4, .data = &P[0][0]};
-    cand_order c;
+    candidates_order c;
     row_source src = row_source_dense(&lm);
-    cand_init(&c, &src, CAND_LOGZ);
-    cand_add_member(&c, 0);
-    cand_add_member(&c, 1);
+    candidates_init(&c, &src, CAND_LOGZ);
+    candidates_add_member(&c, 0);
+    candidates_add_member(&c, 1);
     double a = sqrt(1.25), b = sqrt(6.0);
     CHECK_NEAR(c.score[0], 1.5 / a - 4 / b, 1e-6);
     CHECK_NEAR(c.score[1], 0.5 / a + 2 / b, 1e-6);
@@ -99,12 +99,12 @@ static void test_candidate_order_logz(void) {
     CHECK_NEAR(c.score[3], -1.5 / a, 1e-6);
     unsigned char blocked[4] = {0, 0, 0, 0};
     int64_t top[4];
-    CHECK_EQ_INT(cand_top(&c, blocked, 4, top), 4);
+    CHECK_EQ_INT(candidates_top(&c, blocked, 4, top), 4);
     CHECK_EQ_INT(top[0], 1);
     CHECK_EQ_INT(top[1], 2);
     CHECK_EQ_INT(top[2], 0);
     CHECK_EQ_INT(top[3], 3);
-    cand_free(&c);
+    candidates_free(&c);
 }
 
 static void test_window_step(void) {
@@ -120,47 +120,47 @@ static void test_window_step(void) {
     row_source src = row_source_dense(&P6);
     anchor_init(&s, &src);
     int64_t seeds[2] = {0, 1};
-    expand_query q = {2, seeds, 0, NULL, 0, NULL, NULL};
-    expand_params p = {1, 2, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 4, 1}};
-    expand_group(&s, &src, &q, 1, &p, 0);
+    windowsearch_query q = {2, seeds, 0, NULL, 0, NULL, NULL};
+    windowsearch_params p = {1, 2, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 4, 1}};
+    windowsearch_group(&s, &src, &q, 1, &p, 0);
     CHECK_EQ_INT(q.n, 3);
     CHECK_EQ_INT(q.rows[2], 3);
     CHECK_NEAR(q.score[0], s3, 1e-6);
-    expand_query_free(&q);
+    windowsearch_query_free(&q);
     /* with a window of 1 only the top candidate is looked at */
     p.w0 = 1;
-    expand_group(&s, &src, &q, 1, &p, 0);
+    windowsearch_group(&s, &src, &q, 1, &p, 0);
     CHECK_EQ_INT(q.rows[2], 2);
     CHECK_NEAR(q.score[0], s2, 1e-6);
-    expand_query_free(&q);
+    windowsearch_query_free(&q);
     /* a negative seed leaves the candidates: with 2 out, the top one is 3 */
     int64_t neg[1] = {2};
-    expand_query qn = {2, seeds, 1, neg, 0, NULL, NULL};
-    expand_group(&s, &src, &qn, 1, &p, 0);
+    windowsearch_query qn = {2, seeds, 1, neg, 0, NULL, NULL};
+    windowsearch_group(&s, &src, &qn, 1, &p, 0);
     CHECK_EQ_INT(qn.rows[2], 3);
-    expand_query_free(&qn);
+    windowsearch_query_free(&qn);
     anchor_free(&s);
 }
 
 static void test_window_growth(void) {
-    expand_params p = {100, 1, 2.5, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
+    windowsearch_params p = {100, 1, 2.5, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
     /* w = floor(1 + 2.5 * floor(|L|/20)) */
-    CHECK_EQ_INT(window_size(&p, 3, 0), 1);
-    CHECK_EQ_INT(window_size(&p, 19, 16), 1);
-    CHECK_EQ_INT(window_size(&p, 20, 17), 3);  /* 3.5 */
-    CHECK_EQ_INT(window_size(&p, 40, 37), 6);
-    CHECK_EQ_INT(window_size(&p, 60, 57), 8);  /* 8.5 */
-    CHECK_EQ_INT(window_size(&p, 103, 100), 13); /* 13.5 */
+    CHECK_EQ_INT(windowsearch_window(&p, 3, 0), 1);
+    CHECK_EQ_INT(windowsearch_window(&p, 19, 16), 1);
+    CHECK_EQ_INT(windowsearch_window(&p, 20, 17), 3);  /* 3.5 */
+    CHECK_EQ_INT(windowsearch_window(&p, 40, 37), 6);
+    CHECK_EQ_INT(windowsearch_window(&p, 60, 57), 8);  /* 8.5 */
+    CHECK_EQ_INT(windowsearch_window(&p, 103, 100), 13); /* 13.5 */
     /* official: by entities added r: 1 below 20, 1 + 2.5 r/20 below 50,
      * 1 + 1.25 * 2.5 r/20 below 100, then 1 */
     p.official = 1;
-    CHECK_EQ_INT(window_size(&p, 22, 19), 1);
-    CHECK_EQ_INT(window_size(&p, 23, 20), 3);
-    CHECK_EQ_INT(window_size(&p, 33, 30), 4);  /* 4.75 */
-    CHECK_EQ_INT(window_size(&p, 52, 49), 7);  /* 7.125 */
-    CHECK_EQ_INT(window_size(&p, 53, 50), 8);  /* 8.8125 */
-    CHECK_EQ_INT(window_size(&p, 102, 99), 16); /* 16.46875 */
-    CHECK_EQ_INT(window_size(&p, 103, 100), 1);
+    CHECK_EQ_INT(windowsearch_window(&p, 22, 19), 1);
+    CHECK_EQ_INT(windowsearch_window(&p, 23, 20), 3);
+    CHECK_EQ_INT(windowsearch_window(&p, 33, 30), 4);  /* 4.75 */
+    CHECK_EQ_INT(windowsearch_window(&p, 52, 49), 7);  /* 7.125 */
+    CHECK_EQ_INT(windowsearch_window(&p, 53, 50), 8);  /* 8.8125 */
+    CHECK_EQ_INT(windowsearch_window(&p, 102, 99), 16); /* 16.46875 */
+    CHECK_EQ_INT(windowsearch_window(&p, 103, 100), 1);
 }
 
 /* Query A (seed 0) and B (seed 1) both rank 2 first. */
@@ -179,26 +179,26 @@ static void test_exclusive(void) {
     row_source src = row_source_dense(&PX);
     anchor_init(&s, &src);
     int64_t a = 0, b = 1;
-    expand_params p = {2, 1, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
+    windowsearch_params p = {2, 1, 0, 20, 0, CAND_MEAN, {ANCHOR_GEOMETRIC, 1000, 40}};
     /* independent: A = 0 +2 (0.30) +1 (0.25+0.10); B = 1 +2 (0.35) +0 (0.20+0.10) */
-    expand_query q[2] = {{1, &a, 0, NULL, 0, NULL, NULL}, {1, &b, 0, NULL, 0, NULL, NULL}};
-    expand_group(&s, &src, &q[0], 1, &p, 0);
-    expand_group(&s, &src, &q[1], 1, &p, 0);
+    windowsearch_query q[2] = {{1, &a, 0, NULL, 0, NULL, NULL}, {1, &b, 0, NULL, 0, NULL, NULL}};
+    windowsearch_group(&s, &src, &q[0], 1, &p, 0);
+    windowsearch_group(&s, &src, &q[1], 1, &p, 0);
     CHECK_EQ_INT(q[0].rows[1], 2);
     CHECK_EQ_INT(q[0].rows[2], 1);
     CHECK_EQ_INT(q[1].rows[1], 2);
     CHECK_EQ_INT(q[1].rows[2], 0);
-    expand_query_free(&q[0]);
-    expand_query_free(&q[1]);
+    windowsearch_query_free(&q[0]);
+    windowsearch_query_free(&q[1]);
     /* exclusive, A first: both seeds leave both pools; round 1: A takes 2, B gets
      * 4 (0.10); round 2: A takes 3 (0.10+0.10 over 5: 0.02+0.10), B gets 5. */
-    expand_group(&s, &src, q, 2, &p, 1);
+    windowsearch_group(&s, &src, q, 2, &p, 1);
     CHECK_EQ_INT(q[0].rows[1], 2);
     CHECK_EQ_INT(q[0].rows[2], 3);
     CHECK_EQ_INT(q[1].rows[1], 4);
     CHECK_EQ_INT(q[1].rows[2], 5);
-    expand_query_free(&q[0]);
-    expand_query_free(&q[1]);
+    windowsearch_query_free(&q[0]);
+    windowsearch_query_free(&q[1]);
     anchor_free(&s);
 }
 
