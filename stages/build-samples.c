@@ -26,8 +26,6 @@
 #include "base/rng.h"
 #include "artifacts/samples.h"
 
-#define MAX_CHUNK_BYTES (1u << 30)
-
 /* one candidate sample, in corpus order (16 bytes: the largest table in memory) */
 typedef struct {
     uint64_t where;     /* corpus sentence index << 24 | index of the mention in the sentence */
@@ -39,36 +37,9 @@ typedef struct {
 #define CAND_SENTENCE(k) ((int64_t)((k)->where >> MENTION_BITS))
 #define CAND_MENTION(k) ((int32_t)((k)->where & ((1u << MENTION_BITS) - 1)))
 
-static void pack_bin(msgpack_packer *pk, const char *key, const void *data, size_t bytes) {
-    mp_str(pk, key);
-    msgpack_pack_bin(pk, bytes);
-    msgpack_pack_bin_body(pk, data, bytes);
-}
-
-/* Appends k ids to buf (holding n ids of `elem` bytes each); returns the new n. */
-static int32_t put_ids(unsigned char *buf, int32_t n, int elem, const int32_t *ids, int32_t k) {
-    if (elem == 4) {
-        memcpy(buf + (size_t)n * 4, ids, (size_t)k * 4);
-        return n + k;
-    }
-    for (int32_t i = 0; i < k; i++) {
-        uint16_t h = (uint16_t)ids[i];
-        memcpy(buf + (size_t)(n + i) * 2, &h, 2);
-    }
-    return n + k;
-}
-
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
-}
-
-static int percentile(const int64_t *hist, int64_t total, double q) {
-    int64_t need = (int64_t)(q * (double)total + 0.999999), acc = 0;
-    if (need < 1) need = 1;
-    for (int i = 0; i < 65536; i++)
-        if ((acc += hist[i]) >= need) return i;
-    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -195,116 +166,45 @@ int main(int argc, char **argv) {
     free(fill);
     free(start);
 
-    /* ---- layout: token offsets in corpus order, sample table by entity row ---- */
-    int64_t S = 0, T = 0;
-    int elem = vocab.n <= 65536 ? 2 : 4;
+    /* ---- layout: the sample table by entity row, tokens in corpus order ---- */
     int64_t *first_of_row = xcalloc((size_t)E + 1, sizeof *first_of_row);
     for (int64_t e = 0; e < ne; e++)
         if (row_of[e] >= 0) first_of_row[row_of[e] + 1] = count[e];
     for (int64_t r = 0; r < E; r++) first_of_row[r + 1] += first_of_row[r];
-    S = first_of_row[E];
-    int64_t *s_off = xmalloc((size_t)S * sizeof *s_off), *s_sent = xmalloc((size_t)S * sizeof *s_sent);
-    int32_t *s_len = xmalloc((size_t)S * sizeof *s_len), *s_mask = xmalloc((size_t)S * sizeof *s_mask);
-    int64_t *rfill = xmalloc((size_t)E * sizeof *rfill);
-    memcpy(rfill, first_of_row, (size_t)E * sizeof *rfill);
-    int64_t *chunk_first = xmalloc(sizeof *chunk_first), *chunk_tokens = NULL;
-    int64_t nchunks = 0, chunk_bytes = 0;
-    int64_t hist[65536] = {0};
-    for (size_t ci = 0; ci < ncand; ci++) {
-        candidate *k = &cand[ci];
-        if (k->entity < 0) continue;
-        if (!nchunks || chunk_bytes + (int64_t)k->length * elem > MAX_CHUNK_BYTES) {
-            chunk_first = xrealloc(chunk_first, (size_t)(nchunks + 1) * sizeof *chunk_first);
-            chunk_tokens = xrealloc(chunk_tokens, (size_t)(nchunks + 1) * sizeof *chunk_tokens);
-            chunk_first[nchunks] = T;
-            chunk_tokens[nchunks++] = 0;
-            chunk_bytes = 0;
-        }
-        int64_t j = rfill[row_of[k->entity]]++;
-        s_off[j] = T;
-        s_len[j] = k->length;
-        s_mask[j] = k->mask;
-        s_sent[j] = CAND_SENTENCE(k);
-        T += k->length;
-        chunk_tokens[nchunks - 1] += k->length;
-        chunk_bytes += (int64_t)k->length * elem;
-        hist[k->length]++;
-    }
-
-    /* ---- write ---- */
-    artifact_writer *w = artifact_create(out, "samples", SAMPLES_SCHEMA);
+    int64_t S = first_of_row[E];
+    samples_writer *sw = samples_create(out, vocab.n);
+    artifact_writer *w = samples_artifact(sw);
     artifact_param_options(w);
     if (!corpus_was_option) artifact_param_str(w, "corpus", corpus_path); /* given as the argument */
     artifact_add_input(w, corpus_path);
-    msgpack_packer *pk = artifact_payload(w);
-    corpus_pack_vocab(pk, &vocab);
-    msgpack_pack_map(pk, 4);
-    mp_kv_int(pk, "entities", E);
-    mp_str(pk, "eid");
-    msgpack_pack_array(pk, (size_t)E);
-    for (int64_t e = 0; e < ne; e++)
-        if (row_of[e] >= 0) msgpack_pack_int64(pk, ents.eid[e]);
-    mp_str(pk, "name");
-    msgpack_pack_array(pk, (size_t)E);
-    for (int64_t e = 0; e < ne; e++)
-        if (row_of[e] >= 0) mp_str(pk, ents.name[e]);
-    pack_bin(pk, "first", first_of_row, (size_t)(E + 1) * sizeof *first_of_row);
-    msgpack_pack_map(pk, 5);
-    mp_kv_int(pk, "samples", S);
-    pack_bin(pk, "offset", s_off, (size_t)S * sizeof *s_off);
-    pack_bin(pk, "length", s_len, (size_t)S * sizeof *s_len);
-    pack_bin(pk, "mask", s_mask, (size_t)S * sizeof *s_mask);
-    pack_bin(pk, "sentence", s_sent, (size_t)S * sizeof *s_sent);
-    msgpack_pack_map(pk, 4);
-    mp_kv_int(pk, "tokens", T);
-    mp_kv_str(pk, "dtype", elem == 2 ? "u16" : "i32");
-    mp_kv_int(pk, "chunks", nchunks);
-    mp_str(pk, "chunk_first");
-    msgpack_pack_array(pk, (size_t)nchunks);
-    for (int64_t k = 0; k < nchunks; k++) msgpack_pack_int64(pk, chunk_first[k]);
-    free(s_off);
-    free(s_len);
-    free(s_mask);
-    free(s_sent);
+    samples_plan(sw, E, first_of_row);
+    for (size_t ci = 0; ci < ncand; ci++)
+        if (cand[ci].entity >= 0)
+            samples_place(sw, row_of[cand[ci].entity], cand[ci].length, cand[ci].mask, CAND_SENTENCE(&cand[ci]));
+    samples_begin(sw, &vocab, &ents, row_of);
+    int64_t T = samples_planned_tokens(sw);
 
     /* ---- pass 2: the token stream, corpus order ---- */
     corpus_reader c3;
     corpus_open(&c3, corpus_path);
     progress_start(&prog, "pass 2", "sentences", nsent);
-    unsigned char *buf = xmalloc((size_t)max_wp * 4 + 16);
-    int64_t chunk = -1, written = 0;
     size_t ci = 0;
     while (ci < ncand && corpus_next(&c3)) {
         for (; ci < ncand && CAND_SENTENCE(&cand[ci]) == c3.index; ci++) {
-            candidate *k = &cand[ci];
+            const candidate *k = &cand[ci];
             if (k->entity < 0) continue;
-            if (chunk < 0 || (chunk + 1 < nchunks && written == chunk_first[chunk + 1])) {
-                chunk++;
-                msgpack_pack_bin(pk, (size_t)(chunk_tokens[chunk] * elem));
-            }
             const corpus_mention *m = &c3.m[CAND_MENTION(k)];
-            const int32_t *ids = c3.ids;
-            /* [CLS] ids[0:s] [MASK] ids[e:] [SEP] */
-            int32_t n = 0;
-            n = put_ids(buf, n, elem, &vocab.sp.cls, 1);
-            n = put_ids(buf, n, elem, ids, m->wp_start);
-            n = put_ids(buf, n, elem, &vocab.sp.mask, 1);
-            n = put_ids(buf, n, elem, ids + m->wp_end, c3.nids - m->wp_end);
-            n = put_ids(buf, n, elem, &vocab.sp.sep, 1);
-            if (n != k->length) die("internal: sample length %d != %d", n, k->length);
-            msgpack_pack_bin_body(pk, buf, (size_t)n * elem);
-            written += n;
+            samples_write_masked(sw, c3.ids, m->wp_start, c3.ids + m->wp_end, c3.nids - m->wp_end);
         }
         progress_update(&prog, c3.index + 1);
     }
     progress_end(&prog);
     corpus_close(&c3);
-    if (written != T) die("internal: wrote %lld tokens, planned %lld", (long long)written, (long long)T);
 
-    int p50 = percentile(hist, S, 0.5), p90 = percentile(hist, S, 0.9), p99 = percentile(hist, S, 0.99),
-        pmax = percentile(hist, S, 1.0);
+    int p50 = samples_length_percentile(sw, 0.5), p90 = samples_length_percentile(sw, 0.9),
+        p99 = samples_length_percentile(sw, 0.99), pmax = samples_length_percentile(sw, 1.0);
     /* the statistics, once: the artifact's closing map and the run's metrics */
-    const struct { const char *key; int64_t value; } stats[] = {
+    const samples_stat stats[] = {
         {"entities_kept", E},
         {"entities_dropped", dropped_with_samples + never_mentioned},
         {"entities_dropped_few_samples", dropped_with_samples},
@@ -323,11 +223,7 @@ int main(int argc, char **argv) {
         {"length_max", pmax},
     };
     const size_t nstats = sizeof stats / sizeof stats[0];
-    msgpack_pack_map(pk, nstats + 1);
-    mp_kv_str(pk, "end", "samples");
-    for (size_t i = 0; i < nstats; i++) mp_kv_int(pk, stats[i].key, stats[i].value);
-    uint64_t bytes = artifact_bytes(w);
-    artifact_commit(w);
+    uint64_t bytes = samples_commit(sw, stats, nstats);
     for (size_t i = 0; i < nstats; i++) catalog_metric(stats[i].key, (double)stats[i].value);
     catalog_metric("bytes", (double)bytes);
     char a[32], b[32], d[32], f[32];
@@ -340,10 +236,6 @@ int main(int argc, char **argv) {
     log_done("%s entities, %s samples, %s tokens, %s sentences", fmt_count(a, E), fmt_count(b, S), fmt_count(d, T),
              fmt_count(f, nsent));
 
-    free(buf);
-    free(chunk_first);
-    free(chunk_tokens);
-    free(rfill);
     free(first_of_row);
     free(row_of);
     free(count);

@@ -376,7 +376,7 @@ int main(int argc, char **argv) {
     }
     p.sh.vocab = &vocab;
 
-    artifact_writer *w = artifact_create(out, "corpus", CORPUS_SCHEMA);
+    artifact_writer *w = corpus_create(out);
     artifact_param_options(w);
     artifact_param_str(w, "dataset", dataset);
     if (learn) artifact_param_str(w, "learned_vocab", learned_path);
@@ -384,16 +384,13 @@ int main(int argc, char **argv) {
     artifact_param_int(w, "lowercase", 1);
     artifact_add_input(w, dataset);
     if (!learn) artifact_add_input(w, vocab_path);
-    p.pk = artifact_payload(w);
-    corpus_pack_vocab(p.pk, &vocab);
-    entity_table_pack(p.pk, &ents);
+    p.pk = corpus_begin(w, &vocab, &ents);
     corpus_totals tot = run_sentences(dataset, &p, "tokenizing", &secs, &bytes);
     if (p.dropped)
         log_warn("%s: %lld mention%s dropped: %s words produce no wordpieces (first on line %lld)", p.where,
                  (long long)p.dropped, p.dropped > 1 ? "s" : "", p.dropped > 1 ? "their" : "its", (long long)p.dropped_line);
-    corpus_pack_totals(p.pk, &tot);
     if (learn) wp_vocab_write(&vocab, learned_path);
-    artifact_commit(w);
+    corpus_commit(w, &tot);
 
     const corpus_totals *t = &tot;
     catalog_metric("entities", (double)ents.n);

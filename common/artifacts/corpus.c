@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "artifacts/entities.h"
 #include "base/error.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -36,7 +37,17 @@ void corpus_pack_sentence(msgpack_packer *pk, int64_t line, int32_t nwords, cons
     }
 }
 
-void corpus_pack_totals(msgpack_packer *pk, const corpus_totals *t) {
+artifact_writer *corpus_create(const char *path) { return artifact_create(path, CORPUS_KIND, CORPUS_SCHEMA); }
+
+msgpack_packer *corpus_begin(artifact_writer *w, const wp_vocab *v, const entity_table *t) {
+    msgpack_packer *pk = artifact_payload(w);
+    corpus_pack_vocab(pk, v);
+    entities_pack(pk, t, NULL, 0);
+    return pk;
+}
+
+void corpus_commit(artifact_writer *w, const corpus_totals *t) {
+    msgpack_packer *pk = artifact_payload(w);
     msgpack_pack_map(pk, 6);
     mp_kv_str(pk, "end", "corpus");
     mp_kv_int(pk, "sentences", t->sentences);
@@ -44,6 +55,7 @@ void corpus_pack_totals(msgpack_packer *pk, const corpus_totals *t) {
     mp_kv_int(pk, "words", t->words);
     mp_kv_int(pk, "wordpieces", t->wordpieces);
     mp_kv_int(pk, "unk", t->unk);
+    artifact_commit(w);
 }
 
 static char *obj_str(artifact_reader *r, const msgpack_object *o, const char *what) {
@@ -69,23 +81,12 @@ void corpus_unpack_vocab(artifact_reader *r, const msgpack_object *o, wp_vocab *
 
 void corpus_open(corpus_reader *c, const char *path) {
     memset(c, 0, sizeof *c);
-    c->r = artifact_open(path, "corpus", CORPUS_SCHEMA);
+    c->r = artifact_open(path, CORPUS_KIND, CORPUS_SCHEMA);
     msgpack_object o;
     artifact_expect(c->r, &o, "the vocabulary object");
     corpus_unpack_vocab(c->r, &o, &c->vocab);
     artifact_expect(c->r, &o, "the entity table");
-    int64_t n = mp_get_int(c->r, &o, "entities");
-    const msgpack_object *eid = mp_get_array(c->r, &o, "eid"), *name = mp_get_array(c->r, &o, "name");
-    if (n < 0 || eid->via.array.size != (uint64_t)n || name->via.array.size != (uint64_t)n)
-        artifact_bad(c->r, "entity table: %lld entities but %u eids and %u names", (long long)n,
-                     eid->via.array.size, name->via.array.size);
-    c->ents.n = n;
-    c->ents.eid = xmalloc((size_t)(n ? n : 1) * sizeof *c->ents.eid);
-    c->ents.name = xmalloc((size_t)(n ? n : 1) * sizeof *c->ents.name);
-    for (int64_t i = 0; i < n; i++) {
-        c->ents.eid[i] = mp_as_int(c->r, &eid->via.array.ptr[i], "eid");
-        c->ents.name[i] = obj_str(c->r, &name->via.array.ptr[i], "name");
-    }
+    entities_unpack(c->r, &o, 0, &c->ents, NULL);
     c->index = -1;
 }
 

@@ -19,6 +19,7 @@
 #include "dataset/dataset.h"
 #include "text/wordpiece.h"
 
+#define CORPUS_KIND "corpus"
 #define CORPUS_SCHEMA 1
 
 typedef struct {
@@ -31,13 +32,19 @@ typedef struct {
     int64_t sentences, mentions, words, wordpieces, unk;
 } corpus_totals;
 
-/* ---- writing (payload objects, in this order) ---- */
-void corpus_pack_vocab(msgpack_packer *pk, const wp_vocab *v);
-/* then the entity table: entity_table_pack (common/artifacts/entities.h) */
+/* ---- writing ----
+ * corpus_create (then the caller's params and inputs), corpus_begin, one
+ * corpus_pack_sentence per sentence, corpus_commit. */
+artifact_writer *corpus_create(const char *path);
+/* Writes the vocabulary and the entity table; returns the packer for the sentences. */
+msgpack_packer *corpus_begin(artifact_writer *w, const wp_vocab *v, const entity_table *t);
 /* line: 1-based line of the sentence in sentences.json; ids little-endian int32 */
 void corpus_pack_sentence(msgpack_packer *pk, int64_t line, int32_t nwords, const int32_t *ids, int32_t nids,
                           const corpus_mention *m, int32_t nm);
-void corpus_pack_totals(msgpack_packer *pk, const corpus_totals *t);
+/* Writes the closing totals object and commits the artifact. */
+void corpus_commit(artifact_writer *w, const corpus_totals *t);
+/* The vocabulary object, shared with the samples artifact. */
+void corpus_pack_vocab(msgpack_packer *pk, const wp_vocab *v);
 
 /* ---- reading ---- */
 typedef struct {

@@ -51,7 +51,7 @@ dists_writer *dists_create(const char *path, const entity_table *t) {
 artifact_writer *dists_artifact(dists_writer *w) { return w->a; }
 
 static void start_rows(dists_writer *w) {
-    entity_table_pack(artifact_payload(w->a), &w->ent);
+    entities_pack(artifact_payload(w->a), &w->ent, NULL, 0);
     artifact_matrix_begin(w->a, "mean_prob", w->ent.n, w->ent.n);
     w->rows_done = 0;
 }
@@ -102,7 +102,7 @@ void dists_open(dists *d, const char *path) {
     d->path = artifact_path(d->r);
     msgpack_object t;
     artifact_expect(d->r, &t, "the entity table {entities, eid, name}");
-    entity_table_unpack(d->r, &t, &d->ent, &d->row_of_eid);
+    entities_unpack(d->r, &t, 1, &d->ent, &d->row_of_eid);
     artifact_read_matrix(d->r, "mean_prob", &d->prob);
     check_shape(d, &d->prob, "mean_prob");
     if (artifact_hdr(d->r)->schema == 1) { /* the former second matrix: checked, not used */

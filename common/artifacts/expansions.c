@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,85 +15,29 @@ void expansions_pack_begin(msgpack_packer *pk, int nqueries, int64_t entities) {
     mp_kv_int(pk, "entities", entities);
 }
 
-static void pack_ids(msgpack_packer *pk, const char *key, const int64_t *v, int n) {
-    mp_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) msgpack_pack_int64(pk, v[i]);
-}
-static void pack_ints(msgpack_packer *pk, const char *key, const int *v, int n) {
-    mp_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) msgpack_pack_int(pk, v[i]);
-}
-static void pack_doubles(msgpack_packer *pk, const char *key, const double *v, int n) {
-    mp_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) msgpack_pack_double(pk, v[i]);
-}
-static void pack_strs(msgpack_packer *pk, const char *key, char *const *v, int n) {
-    mp_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) mp_str(pk, v[i]);
-}
-
 void expansion_record_pack(msgpack_packer *pk, const expansion_record *r) {
     int ranked = r->order != NULL;
     msgpack_pack_map(pk, ranked ? 11 : 8);
     mp_kv_str(pk, "class", r->class_name);
     mp_kv_int(pk, "query", r->query);
-    pack_ids(pk, "seeds", r->seeds, r->nseeds);
-    pack_strs(pk, "seed_names", r->seed_names, r->nseeds);
-    pack_ids(pk, "negatives", r->negatives, r->nneg);
-    pack_ids(pk, "entities", r->eids, r->n);
-    pack_strs(pk, "names", r->names, r->n);
-    pack_doubles(pk, "scores", r->scores, r->n);
+    mp_kv_i64_array(pk, "seeds", r->seeds, r->nseeds);
+    mp_kv_str_array(pk, "seed_names", r->seed_names, r->nseeds);
+    mp_kv_i64_array(pk, "negatives", r->negatives, r->nneg);
+    mp_kv_i64_array(pk, "entities", r->eids, r->n);
+    mp_kv_str_array(pk, "names", r->names, r->n);
+    mp_kv_double_array(pk, "scores", r->scores, r->n);
     if (ranked) {
-        pack_ints(pk, "order", r->order, r->n);
-        pack_ints(pk, "kl_rank", r->kl_rank, r->n);
-        pack_doubles(pk, "kl_score", r->kl_score, r->n);
+        mp_kv_int_array(pk, "order", r->order, r->n);
+        mp_kv_int_array(pk, "kl_rank", r->kl_rank, r->n);
+        mp_kv_double_array(pk, "kl_score", r->kl_score, r->n);
     }
 }
 
-/* Reads array field `key` of length *n (or exactly `want` when want >= 0). */
-static const msgpack_object *get_array(artifact_reader *ar, const msgpack_object *m, const char *key, int want, int *n) {
-    const msgpack_object *a = mp_get_array(ar, m, key);
-    if (want >= 0 && a->via.array.size != (uint32_t)want)
-        artifact_bad(ar, "field '%s' has %u items, expected %d", key, a->via.array.size, want);
-    *n = (int)a->via.array.size;
-    return a;
+/* The length n of array field `key` as an int (the records count in ints). */
+static int count_of(artifact_reader *ar, int64_t n, const char *key) {
+    if (n > INT32_MAX) artifact_bad(ar, "field '%s': %lld items", key, (long long)n);
+    return (int)n;
 }
-static int64_t *read_ids(artifact_reader *ar, const msgpack_object *m, const char *key, int want, int *n) {
-    const msgpack_object *a = get_array(ar, m, key, want, n);
-    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)(*n + 1));
-    for (int i = 0; i < *n; i++) v[i] = mp_as_int(ar, &a->via.array.ptr[i], key);
-    return v;
-}
-static int *read_ints(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
-    int n;
-    const msgpack_object *a = get_array(ar, m, key, want, &n);
-    int *v = xmalloc(sizeof(int) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) v[i] = (int)mp_as_int(ar, &a->via.array.ptr[i], key);
-    return v;
-}
-static double *read_doubles(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
-    int n;
-    const msgpack_object *a = get_array(ar, m, key, want, &n);
-    double *v = xmalloc(sizeof(double) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) v[i] = mp_as_double(ar, &a->via.array.ptr[i], key);
-    return v;
-}
-static char **read_strs(artifact_reader *ar, const msgpack_object *m, const char *key, int want) {
-    int n;
-    const msgpack_object *a = get_array(ar, m, key, want, &n);
-    char **v = xmalloc(sizeof(char *) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        const msgpack_object *s = &a->via.array.ptr[i];
-        if (s->type != MSGPACK_OBJECT_STR) artifact_bad(ar, "field '%s': item %d is not a string", key, i);
-        v[i] = xasprintf("%.*s", (int)s->via.str.size, s->via.str.ptr);
-    }
-    return v;
-}
-
 void expansion_set_read(expansion_set *s, const char *path) {
     memset(s, 0, sizeof *s);
     artifact_reader *ar = artifact_open(path, NULL, INT_MAX); /* the kind first, then its schema */
@@ -120,16 +65,20 @@ void expansion_set_read(expansion_set *s, const char *path) {
         expansion_record *r = &s->r[s->n++];
         r->class_name = mp_get_str(ar, &o, "class");
         r->query = (int)mp_get_int(ar, &o, "query");
-        r->seeds = read_ids(ar, &o, "seeds", -1, &r->nseeds);
-        r->seed_names = read_strs(ar, &o, "seed_names", r->nseeds);
-        r->negatives = read_ids(ar, &o, "negatives", -1, &r->nneg);
-        r->eids = read_ids(ar, &o, "entities", -1, &r->n);
-        r->names = read_strs(ar, &o, "names", r->n);
-        r->scores = read_doubles(ar, &o, "scores", r->n);
+        int64_t n;
+        r->seeds = mp_get_i64_array(ar, &o, "seeds", -1, &n);
+        r->nseeds = count_of(ar, n, "seeds");
+        r->seed_names = mp_get_str_array(ar, &o, "seed_names", r->nseeds, &n);
+        r->negatives = mp_get_i64_array(ar, &o, "negatives", -1, &n);
+        r->nneg = count_of(ar, n, "negatives");
+        r->eids = mp_get_i64_array(ar, &o, "entities", -1, &n);
+        r->n = count_of(ar, n, "entities");
+        r->names = mp_get_str_array(ar, &o, "names", r->n, &n);
+        r->scores = mp_get_double_array(ar, &o, "scores", r->n, &n);
         if (ranked) {
-            r->order = read_ints(ar, &o, "order", r->n);
-            r->kl_rank = read_ints(ar, &o, "kl_rank", r->n);
-            r->kl_score = read_doubles(ar, &o, "kl_score", r->n);
+            r->order = mp_get_int_array(ar, &o, "order", r->n, &n);
+            r->kl_rank = mp_get_int_array(ar, &o, "kl_rank", r->n, &n);
+            r->kl_score = mp_get_double_array(ar, &o, "kl_score", r->n, &n);
         }
     }
     artifact_expect_end(ar);

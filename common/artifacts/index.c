@@ -19,7 +19,7 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     char sha[65];
     input_sha256_hex(samples_path, sha);
     msgpack_packer *pk = artifact_payload(w);
-    entity_table_pack(pk, t);
+    entities_pack(pk, t, NULL, 0);
     msgpack_pack_map(pk, 3);
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
@@ -86,7 +86,7 @@ void index_read(corpus_index *x, const char *path) {
     x->path = xstrdup(artifact_path(r));
     msgpack_object o;
     artifact_expect(r, &o, "the entity table {entities, eid, name}");
-    entity_table_unpack(r, &o, &x->ent, &x->row_of_eid);
+    entities_unpack(r, &o, 1, &x->ent, &x->row_of_eid);
     int64_t E = x->ent.n;
     artifact_expect(r, &o, "the mentions map {samples, samples_sha256, mentions}");
     if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the mentions map");

@@ -1,6 +1,6 @@
-/* samples: mmap reader of the `samples` artifact (contract in samples.h,
- * layout in schemas/samples.md). Tables are read in place through memcpy (the
- * bins carry no alignment guarantee); everything is validated at open. */
+/* samples: writer and mmap reader of the `samples` artifact (contract in samples.h,
+ * layout in schemas/samples.md). The reader reads tables in place through memcpy (the
+ * bins carry no alignment guarantee) and validates everything at open. */
 #include "artifacts/samples.h"
 
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "format/artifact.h"
 #include "artifacts/corpus.h"
+#include "artifacts/entities.h"
 #include "dataset/dataset.h"
 #include "base/error.h"
 #include "base/hashmap.h"
@@ -18,8 +19,7 @@ struct samples {
     artifact_reader *r;
     wp_vocab vocab;
     int64_t E, S, T;
-    int64_t *eid;
-    char **name;
+    entity_table ents;
     int64_t *first;                 /* E + 1 */
     intmap row_of;
     const unsigned char *off, *len, *mask, *sent; /* int64, int32, int32, int64 columns */
@@ -50,31 +50,16 @@ static int64_t token_at(const samples *s, int64_t chunk, int64_t t) {
 
 samples *samples_open(const char *path) {
     samples *s = xcalloc(1, sizeof *s);
-    artifact_reader *r = s->r = artifact_open(path, "samples", SAMPLES_SCHEMA);
+    artifact_reader *r = s->r = artifact_open(path, SAMPLES_KIND, SAMPLES_SCHEMA);
     msgpack_object o;
     artifact_expect(r, &o, "the vocabulary object");
     corpus_unpack_vocab(r, &o, &s->vocab);
 
     artifact_expect(r, &o, "the entity index");
-    int64_t E = s->E = mp_get_int(r, &o, "entities");
-    const msgpack_object *eid = mp_get_array(r, &o, "eid"), *name = mp_get_array(r, &o, "name");
-    if (E < 1 || eid->via.array.size != (uint64_t)E || name->via.array.size != (uint64_t)E)
-        artifact_bad(r, "entity index: %lld entities, %u eids, %u names", (long long)E, eid->via.array.size,
-                     name->via.array.size);
+    entities_unpack(r, &o, 1, &s->ents, &s->row_of);
+    int64_t E = s->E = s->ents.n;
     const unsigned char *first = get_bin(r, &o, "first", (uint64_t)(E + 1) * 8);
-    s->eid = xmalloc((size_t)E * sizeof *s->eid);
-    s->name = xmalloc((size_t)E * sizeof *s->name);
     s->first = xmalloc((size_t)(E + 1) * sizeof *s->first);
-    intmap_init(&s->row_of);
-    for (int64_t i = 0; i < E; i++) {
-        s->eid[i] = mp_as_int(r, &eid->via.array.ptr[i], "eid");
-        const msgpack_object *n = &name->via.array.ptr[i];
-        if (n->type != MSGPACK_OBJECT_STR) artifact_bad(r, "entity name %lld: expected a string", (long long)i);
-        s->name[i] = xmalloc(n->via.str.size + 1);
-        memcpy(s->name[i], n->via.str.ptr, n->via.str.size);
-        s->name[i][n->via.str.size] = 0;
-        if (intmap_put(&s->row_of, s->eid[i], i) >= 0) artifact_bad(r, "eid %lld appears twice", (long long)s->eid[i]);
-    }
     for (int64_t i = 0; i <= E; i++) s->first[i] = ld64(first, i);
 
     artifact_expect(r, &o, "the sample table");
@@ -152,9 +137,7 @@ samples *samples_open(const char *path) {
 
 void samples_close(samples *s) {
     if (!s) return;
-    for (int64_t i = 0; i < s->E; i++) free(s->name[i]);
-    free(s->name);
-    free(s->eid);
+    entity_table_free(&s->ents);
     free(s->first);
     free(s->chunk_first);
     free(s->chunk);
@@ -166,8 +149,8 @@ void samples_close(samples *s) {
 
 const char *samples_path(const samples *s) { return artifact_path(s->r); }
 int64_t samples_entities(const samples *s) { return s->E; }
-int64_t samples_eid(const samples *s, int64_t row) { return s->eid[row]; }
-const char *samples_name(const samples *s, int64_t row) { return s->name[row]; }
+int64_t samples_eid(const samples *s, int64_t row) { return s->ents.eid[row]; }
+const char *samples_name(const samples *s, int64_t row) { return s->ents.name[row]; }
 int64_t samples_row_of_eid(const samples *s, int64_t eid) { return intmap_get(&s->row_of, eid); }
 void samples_range(const samples *s, int64_t row, int64_t *first, int64_t *n) {
     *first = s->first[row];
@@ -247,4 +230,165 @@ void samples_entity_table(const samples *s, entity_table *t) {
         t->eid[i] = samples_eid(s, i);
         t->name[i] = xstrdup(samples_name(s, i));
     }
+}
+
+/* ======================= writing ======================= */
+
+#define MAX_CHUNK_BYTES (1u << 30)
+#define MAX_SAMPLE_LENGTH 65535
+
+struct samples_writer {
+    artifact_writer *a;
+    msgpack_packer *pk;
+    int elem;                                   /* bytes per token: 2 (u16) or 4 (i32) */
+    int64_t E, S, T, placed;
+    int64_t *first, *fill;                      /* E + 1, E: the next sample index of each row */
+    int64_t *off, *sent;                        /* sample table, until samples_begin */
+    int32_t *len, *mask;
+    uint16_t *order_len;                        /* lengths in placement order */
+    int64_t nchunks, chunk_bytes, *chunk_first, *chunk_tokens;
+    int64_t *hist;                              /* samples by length */
+    int64_t chunk, written;                     /* writing: current chunk, tokens written */
+    unsigned char *buf;
+    int32_t cls, mask_id, sep;
+};
+
+samples_writer *samples_create(const char *path, int32_t vocab_size) {
+    samples_writer *w = xcalloc(1, sizeof *w);
+    w->a = artifact_create(path, SAMPLES_KIND, SAMPLES_SCHEMA);
+    w->elem = vocab_size <= 65536 ? 2 : 4;
+    w->hist = xcalloc(MAX_SAMPLE_LENGTH + 1, sizeof *w->hist);
+    w->buf = xmalloc((size_t)MAX_SAMPLE_LENGTH * 4);
+    w->chunk = -1;
+    return w;
+}
+
+artifact_writer *samples_artifact(samples_writer *w) { return w->a; }
+int64_t samples_planned_tokens(const samples_writer *w) { return w->T; }
+
+void samples_plan(samples_writer *w, int64_t E, const int64_t *first) {
+    w->E = E;
+    w->S = first[E];
+    w->first = xmalloc((size_t)(E + 1) * sizeof *w->first);
+    memcpy(w->first, first, (size_t)(E + 1) * sizeof *w->first);
+    w->fill = xmalloc((size_t)(E ? E : 1) * sizeof *w->fill);
+    memcpy(w->fill, first, (size_t)E * sizeof *w->fill);
+    size_t S = (size_t)(w->S ? w->S : 1);
+    w->off = xmalloc(S * sizeof *w->off);
+    w->sent = xmalloc(S * sizeof *w->sent);
+    w->len = xmalloc(S * sizeof *w->len);
+    w->mask = xmalloc(S * sizeof *w->mask);
+    w->order_len = xmalloc(S * sizeof *w->order_len);
+}
+
+void samples_place(samples_writer *w, int64_t row, int32_t length, int32_t mask, int64_t sentence) {
+    if (row < 0 || row >= w->E || w->fill[row] >= w->first[row + 1] || length < 3 || length > MAX_SAMPLE_LENGTH)
+        die("internal: samples: sample of row %lld does not fit the plan", (long long)row);
+    if (!w->nchunks || w->chunk_bytes + (int64_t)length * w->elem > MAX_CHUNK_BYTES) {
+        w->chunk_first = xrealloc(w->chunk_first, (size_t)(w->nchunks + 1) * sizeof *w->chunk_first);
+        w->chunk_tokens = xrealloc(w->chunk_tokens, (size_t)(w->nchunks + 1) * sizeof *w->chunk_tokens);
+        w->chunk_first[w->nchunks] = w->T;
+        w->chunk_tokens[w->nchunks++] = 0;
+        w->chunk_bytes = 0;
+    }
+    int64_t j = w->fill[row]++;
+    w->off[j] = w->T;
+    w->len[j] = length;
+    w->mask[j] = mask;
+    w->sent[j] = sentence;
+    w->order_len[w->placed++] = (uint16_t)length;
+    w->T += length;
+    w->chunk_tokens[w->nchunks - 1] += length;
+    w->chunk_bytes += (int64_t)length * w->elem;
+    w->hist[length]++;
+}
+
+void samples_begin(samples_writer *w, const wp_vocab *v, const entity_table *t, const int64_t *keep) {
+    if (w->placed != w->S) die("internal: samples: %lld of %lld samples placed", (long long)w->placed, (long long)w->S);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < t->n; i++) kept += keep[i] >= 0;
+    if (kept != w->E) die("internal: samples: %lld entities kept, planned %lld", (long long)kept, (long long)w->E);
+    w->cls = v->sp.cls;
+    w->mask_id = v->sp.mask;
+    w->sep = v->sp.sep;
+    msgpack_packer *pk = w->pk = artifact_payload(w->a);
+    corpus_pack_vocab(pk, v);
+    entities_pack(pk, t, keep, 1);
+    mp_kv_bin(pk, "first", w->first, (size_t)(w->E + 1) * sizeof *w->first);
+    msgpack_pack_map(pk, 5);
+    mp_kv_int(pk, "samples", w->S);
+    mp_kv_bin(pk, "offset", w->off, (size_t)w->S * sizeof *w->off);
+    mp_kv_bin(pk, "length", w->len, (size_t)w->S * sizeof *w->len);
+    mp_kv_bin(pk, "mask", w->mask, (size_t)w->S * sizeof *w->mask);
+    mp_kv_bin(pk, "sentence", w->sent, (size_t)w->S * sizeof *w->sent);
+    msgpack_pack_map(pk, 4);
+    mp_kv_int(pk, "tokens", w->T);
+    mp_kv_str(pk, "dtype", w->elem == 2 ? "u16" : "i32");
+    mp_kv_int(pk, "chunks", w->nchunks);
+    mp_kv_i64_array(pk, "chunk_first", w->chunk_first, w->nchunks);
+    free(w->off);
+    free(w->len);
+    free(w->mask);
+    free(w->sent);
+    w->off = w->sent = NULL;
+    w->len = w->mask = NULL;
+    w->placed = 0;
+}
+
+/* Appends k ids to the buffer holding n tokens; returns the new n. */
+static int32_t put_ids(samples_writer *w, int32_t n, const int32_t *ids, int32_t k) {
+    if (w->elem == 4) {
+        memcpy(w->buf + (size_t)n * 4, ids, (size_t)k * 4);
+        return n + k;
+    }
+    for (int32_t i = 0; i < k; i++) {
+        uint16_t h = (uint16_t)ids[i];
+        memcpy(w->buf + (size_t)(n + i) * 2, &h, 2);
+    }
+    return n + k;
+}
+
+void samples_write_masked(samples_writer *w, const int32_t *a, int32_t na, const int32_t *b, int32_t nb) {
+    if (!w->pk || w->placed >= w->S) die("internal: samples: more samples written than placed");
+    if (w->chunk < 0 || (w->chunk + 1 < w->nchunks && w->written == w->chunk_first[w->chunk + 1])) {
+        w->chunk++;
+        msgpack_pack_bin(w->pk, (size_t)(w->chunk_tokens[w->chunk] * w->elem));
+    }
+    /* [CLS] a [MASK] b [SEP] */
+    int32_t n = 0;
+    n = put_ids(w, n, &w->cls, 1);
+    n = put_ids(w, n, a, na);
+    n = put_ids(w, n, &w->mask_id, 1);
+    n = put_ids(w, n, b, nb);
+    n = put_ids(w, n, &w->sep, 1);
+    if (n != w->order_len[w->placed]) die("internal: sample length %d != %d", n, w->order_len[w->placed]);
+    w->placed++;
+    msgpack_pack_bin_body(w->pk, w->buf, (size_t)n * w->elem);
+    w->written += n;
+}
+
+int samples_length_percentile(const samples_writer *w, double q) {
+    int64_t need = (int64_t)(q * (double)w->S + 0.999999), acc = 0;
+    if (need < 1) need = 1;
+    for (int i = 0; i <= MAX_SAMPLE_LENGTH; i++)
+        if ((acc += w->hist[i]) >= need) return i;
+    return 0;
+}
+
+uint64_t samples_commit(samples_writer *w, const samples_stat *stats, size_t n) {
+    if (w->written != w->T) die("internal: wrote %lld tokens, planned %lld", (long long)w->written, (long long)w->T);
+    msgpack_pack_map(w->pk, n + 1);
+    mp_kv_str(w->pk, "end", "samples");
+    for (size_t i = 0; i < n; i++) mp_kv_int(w->pk, stats[i].key, stats[i].value);
+    uint64_t bytes = artifact_bytes(w->a);
+    artifact_commit(w->a);
+    free(w->first);
+    free(w->fill);
+    free(w->order_len);
+    free(w->chunk_first);
+    free(w->chunk_tokens);
+    free(w->hist);
+    free(w->buf);
+    free(w);
+    return bytes;
 }

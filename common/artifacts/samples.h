@@ -1,5 +1,5 @@
-/* samples: reader for the `samples` artifact written by build-samples
- * (schemas/samples.md) — the masked training/inference samples of every entity.
+/* samples: writer and reader of the `samples` artifact (schemas/samples.md) — the masked
+ * training/inference samples of every entity, written by build-samples.
  *
  * Entity index: rows 0..E-1, row i <-> eid (and name); every later stage uses
  * these rows. Samples 0..S-1 are sorted by entity row: entity i owns samples
@@ -14,12 +14,46 @@
 #ifndef PROBEXPAN_SAMPLES_H
 #define PROBEXPAN_SAMPLES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dataset/dataset.h"
+#include "format/artifact.h"
+#include "text/wordpiece.h"
 
+#define SAMPLES_KIND "samples"
 #define SAMPLES_SCHEMA 1
 
+/* ---- writing ----
+ * samples_create (then the caller's params and inputs on samples_artifact), samples_plan,
+ * samples_place once per sample in the order its tokens will be written, samples_begin,
+ * samples_write_masked once per sample in that same order, samples_commit. The tokens
+ * stream out in chunks of at most 1 GiB of whole samples; memory is the sample table. */
+typedef struct samples_writer samples_writer;
+samples_writer *samples_create(const char *path, int32_t vocab_size);
+artifact_writer *samples_artifact(samples_writer *w);
+/* Entity row r owns samples [first[r], first[r + 1]) (E + 1 values, copied). */
+void samples_plan(samples_writer *w, int64_t E, const int64_t *first);
+/* The next sample of entity row `row`: `length` wordpieces incl. [CLS] [MASK] [SEP],
+ * [MASK] at `mask`, from corpus sentence `sentence`. */
+void samples_place(samples_writer *w, int64_t row, int32_t length, int32_t mask, int64_t sentence);
+/* Writes the vocabulary, the entity index (the rows of t with keep[i] >= 0, in order; E of
+ * them), the sample table and the token-stream descriptor. */
+void samples_begin(samples_writer *w, const wp_vocab *v, const entity_table *t, const int64_t *keep);
+/* The next placed sample's tokens: [CLS] a[0..na) [MASK] b[0..nb) [SEP]. */
+void samples_write_masked(samples_writer *w, const int32_t *a, int32_t na, const int32_t *b, int32_t nb);
+int64_t samples_planned_tokens(const samples_writer *w);
+/* Length percentile q in (0, 1] of the placed samples (1.0: the longest). */
+int samples_length_percentile(const samples_writer *w, double q);
+/* The closing statistics object {end: "samples", key: value ...} (schemas/samples.md). */
+typedef struct {
+    const char *key;
+    int64_t value;
+} samples_stat;
+/* Writes the statistics and commits; returns the artifact's size in bytes. */
+uint64_t samples_commit(samples_writer *w, const samples_stat *stats, size_t n);
+
+/* ---- reading ---- */
 typedef struct samples samples;
 
 samples *samples_open(const char *path);

@@ -106,6 +106,31 @@ void mp_str(msgpack_packer *pk, const char *s) {
 void mp_kv_str(msgpack_packer *pk, const char *k, const char *v) { mp_str(pk, k); mp_str(pk, v); }
 void mp_kv_int(msgpack_packer *pk, const char *k, int64_t v) { mp_str(pk, k); msgpack_pack_int64(pk, v); }
 void mp_kv_double(msgpack_packer *pk, const char *k, double v) { mp_str(pk, k); msgpack_pack_double(pk, v); }
+void mp_kv_bin(msgpack_packer *pk, const char *k, const void *data, size_t bytes) {
+    mp_str(pk, k);
+    msgpack_pack_bin(pk, bytes);
+    msgpack_pack_bin_body(pk, data, bytes);
+}
+void mp_kv_i64_array(msgpack_packer *pk, const char *k, const int64_t *v, int64_t n) {
+    mp_str(pk, k);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int64_t i = 0; i < n; i++) msgpack_pack_int64(pk, v[i]);
+}
+void mp_kv_int_array(msgpack_packer *pk, const char *k, const int *v, int64_t n) {
+    mp_str(pk, k);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int64_t i = 0; i < n; i++) msgpack_pack_int(pk, v[i]);
+}
+void mp_kv_double_array(msgpack_packer *pk, const char *k, const double *v, int64_t n) {
+    mp_str(pk, k);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int64_t i = 0; i < n; i++) msgpack_pack_double(pk, v[i]);
+}
+void mp_kv_str_array(msgpack_packer *pk, const char *k, char *const *v, int64_t n) {
+    mp_str(pk, k);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int64_t i = 0; i < n; i++) mp_str(pk, v[i]);
+}
 
 static void check_params_open(artifact_writer *w) {
     if (w->header_written) die("internal: artifact %s: params added after the header", w->path);
@@ -541,6 +566,44 @@ int artifact_verify(artifact_reader *r) {
                         "(the file was changed or damaged after it was written)", hex, r->content_sha256);
     }
     return 1;
+}
+
+/* Array field `key` with exactly `want` items when want >= 0; *n = its length. */
+static const msgpack_object *array_of(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want,
+                                      int64_t *n) {
+    const msgpack_object *a = mp_get_array(r, map, key);
+    if (want >= 0 && (int64_t)a->via.array.size != want)
+        artifact_bad(r, "field '%s' has %u items, expected %lld", key, a->via.array.size, (long long)want);
+    *n = a->via.array.size;
+    return a;
+}
+int64_t *mp_get_i64_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n) {
+    const msgpack_object *a = array_of(r, map, key, want, n);
+    int64_t *v = xmalloc(sizeof *v * (size_t)(*n + 1));
+    for (int64_t i = 0; i < *n; i++) v[i] = mp_as_int(r, &a->via.array.ptr[i], key);
+    return v;
+}
+int *mp_get_int_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n) {
+    const msgpack_object *a = array_of(r, map, key, want, n);
+    int *v = xmalloc(sizeof *v * (size_t)(*n + 1));
+    for (int64_t i = 0; i < *n; i++) v[i] = (int)mp_as_int(r, &a->via.array.ptr[i], key);
+    return v;
+}
+double *mp_get_double_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n) {
+    const msgpack_object *a = array_of(r, map, key, want, n);
+    double *v = xmalloc(sizeof *v * (size_t)(*n + 1));
+    for (int64_t i = 0; i < *n; i++) v[i] = mp_as_double(r, &a->via.array.ptr[i], key);
+    return v;
+}
+char **mp_get_str_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n) {
+    const msgpack_object *a = array_of(r, map, key, want, n);
+    char **v = xmalloc(sizeof *v * (size_t)(*n + 1));
+    for (int64_t i = 0; i < *n; i++) {
+        const msgpack_object *s = &a->via.array.ptr[i];
+        if (s->type != MSGPACK_OBJECT_STR) artifact_bad(r, "field '%s': item %lld is not a string", key, (long long)i);
+        v[i] = xasprintf("%.*s", (int)s->via.str.size, s->via.str.ptr);
+    }
+    return v;
 }
 
 artifact_reader *artifact_open(const char *path, const char *kind, int max_schema) {

@@ -65,6 +65,12 @@ void mp_str(msgpack_packer *pk, const char *s);
 void mp_kv_str(msgpack_packer *pk, const char *k, const char *v);
 void mp_kv_int(msgpack_packer *pk, const char *k, int64_t v);
 void mp_kv_double(msgpack_packer *pk, const char *k, double v);
+void mp_kv_bin(msgpack_packer *pk, const char *k, const void *data, size_t bytes);
+/* Key, then an array of the n values. */
+void mp_kv_i64_array(msgpack_packer *pk, const char *k, const int64_t *v, int64_t n);
+void mp_kv_int_array(msgpack_packer *pk, const char *k, const int *v, int64_t n);
+void mp_kv_double_array(msgpack_packer *pk, const char *k, const double *v, int64_t n);
+void mp_kv_str_array(msgpack_packer *pk, const char *k, char *const *v, int64_t n);
 
 /* ---------------- reading ---------------- */
 
@@ -106,6 +112,13 @@ double mp_get_double(artifact_reader *r, const msgpack_object *map, const char *
 /* Returns a malloc'd NUL-terminated copy. */
 char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key);
 const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map, const char *key);
+/* Array field `key` as a malloc'd copy (room for one more element; strings malloc'd each),
+ * its length in *n; with want >= 0 it must have exactly `want` items. Exit 3 naming the key
+ * on a wrong length or item type. */
+int64_t *mp_get_i64_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n);
+int *mp_get_int_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n);
+double *mp_get_double_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n);
+char **mp_get_str_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n);
 /* Dies (exit 3) with "FILE: byte OFFSET: message" at the current object. */
 void artifact_bad(artifact_reader *r, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* Convert one msgpack object to int64 / double, dying with `what` on a wrong type. */
