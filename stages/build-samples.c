@@ -10,7 +10,7 @@
  * through common/samples.h. Two streaming passes over the corpus: the first
  * decides and lays out, the second writes the tokens.
  * --contrastive instead builds the `pairs` artifact of contrastive learning from
- * a ranking, the queries and a samples artifact (common/pairs.h, schemas/pairs.md). */
+ * a ranking, the queries and a samples artifact (model/pairs_build.h, schemas/pairs.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
-#include "artifacts/pairs.h"
+#include "model/pairs_build.h"
 #include "base/rng.h"
 #include "artifacts/samples.h"
 
@@ -42,12 +42,45 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The options of --contrastive. Thresholds -1 = the preset's (paper Table 6; wiki 12, 170, 200). */
+typedef struct {
+    int contrastive;                      /* the mode flag */
+    const char *ranked, *queries, *samples, *preset;
+    int thr_pos, l_neg, u_neg, show;
+    int pairs_per_set;                    /* M of the recipe (cl_pair_opts.max_pairs_per_set) */
+} contrastive_opts;
+
+/* --contrastive: option checks (exit 2), pairs_build to `out` with `seed`, the per-class
+ * report on stdout, the catalog metric and the closing log_done line. */
+static void run_contrastive(const contrastive_opts *p, const char *out, long seed) {
+    if (!p->ranked || !p->queries || !p->samples)
+        die_usage("--contrastive needs --ranked FILE, --queries DATA and --samples FILE");
+    const cl_preset *pr = cl_preset_find(p->preset);
+    if (!pr) die_usage("--preset: expected wiki, apr or se2, found '%s'", p->preset);
+    cl_pair_opts po = cl_pair_opts_default();
+    po.max_pairs_per_set = p->pairs_per_set;
+    pairs_build_opts o = {
+        .ranked = p->ranked, .queries = p->queries, .samples = p->samples, .out = out,
+        .bounds = {p->thr_pos >= 0 ? p->thr_pos : pr->thr_pos, p->l_neg >= 0 ? p->l_neg : pr->l_neg,
+                   p->u_neg >= 0 ? p->u_neg : pr->u_neg},
+        .opts = po,
+        .seed = (uint64_t)seed,
+        .show = p->show,
+    };
+    int64_t n = pairs_build(&o, stdout);
+    stdout_flush();
+    catalog_metric("pairs", (double)n);
+    char b[32];
+    log_done("%s pairs (thr_pos %d, L_neg %d, U_neg %d) in %s", fmt_count(b, n), o.bounds.thr_pos,
+             o.bounds.l_neg, o.bounds.u_neg, out);
+}
+
 int main(int argc, char **argv) {
     const char *corpus_path = NULL, *out = NULL;
     int max_words = 150, max_wp = 512, min_samples = 2, cap = 0;
     long seed = 1;
-    pairs_cli pc;
-    pairs_cli_init(&pc);
+    contrastive_opts pc = {.preset = "wiki", .thr_pos = -1, .l_neg = -1, .u_neg = -1, .show = 5,
+                           .pairs_per_set = cl_pair_opts_default().max_pairs_per_set};
     const cli_option opts[] = {
         {"corpus", OPT_INPUT, &corpus_path, "FILE", "corpus artifact from tokenize", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "output samples artifact (the pairs artifact with --contrastive)", 0, 0},
@@ -56,7 +89,16 @@ int main(int argc, char **argv) {
         {"min-samples", OPT_INT, &min_samples, "N", "drop entities with fewer than N samples", 1, 1000000},
         {"max-samples-per-entity", OPT_INT, &cap, "N", "keep at most N random samples per entity (0 = all)", 0, 100000000},
         {"seed", OPT_LONG, &seed, "N", "random seed of --max-samples-per-entity (and of the --contrastive pair draw)", 0, 0},
-        PAIRS_OPTIONS(pc),
+        {"contrastive", OPT_FLAG, &pc.contrastive, NULL, "build the contrastive `pairs` artifact from a ranking instead (needs --ranked --queries --samples)", 0, 0},
+        {"ranked", OPT_INPUT, &pc.ranked, "FILE", "--contrastive: ranked artifact of the previous phase (rerank)", 0, 0},
+        {"queries", OPT_INPUT, &pc.queries, "DATA", "--contrastive: dataset (folder or archive) whose query/ the ranking answered", 0, 0},
+        {"samples", OPT_INPUT, &pc.samples, "FILE", "--contrastive: samples artifact the ranking's models were trained on", 0, 0},
+        {"preset", OPT_STRING, &pc.preset, "wiki|apr|se2", "--contrastive: paper Table 6 column for the thresholds", 0, 0},
+        {"thr-pos", OPT_INT, &pc.thr_pos, "N", "--contrastive: E_pos = seeds + ranks 1..N-1 (-1: preset, wiki 12)", -1, 1000000000},
+        {"l-neg", OPT_INT, &pc.l_neg, "N", "--contrastive: E_neg = ranks in (L_neg, U_neg) (-1: preset, wiki 170)", -1, 1000000000},
+        {"u-neg", OPT_INT, &pc.u_neg, "N", "--contrastive: upper bound U_neg, exclusive (-1: preset, wiki 200)", -1, 1000000000},
+        {"pairs-per-set", OPT_INT, &pc.pairs_per_set, "M", "--contrastive: at most M sample pairs per entity pair set (official: the samples per entity, 256)", 1, 1000000000},
+        {"show", OPT_INT, &pc.show, "N", "--contrastive: names printed per set on stdout", 0, 1000000000},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"build-samples", "one [CLS] ... [MASK] ... [SEP] sample per entity mention, indexed by entity",
@@ -72,7 +114,7 @@ int main(int argc, char **argv) {
         if (corpus_path) die_usage("--contrastive reads --samples, not a corpus");
         if (!out) die_usage("--out is required");
         catalog_begin_beside(out);
-        pairs_cli_run(&pc, out, seed);
+        run_contrastive(&pc, out, seed);
         return 0;
     }
     if (!corpus_path) die_usage("--corpus is required");

@@ -18,26 +18,10 @@
 #include "dataset/judged.h"
 #include "base/error.h"
 #include "artifacts/expansions.h"
+#include "artifacts/report.h"
 #include "base/log.h"
 #include "format/mpjson.h"
 
-#define REPORT_KIND "report"
-#define REPORT_SCHEMA 1
-#define NK 4
-static const int KS[NK] = {10, 20, 50, 100};
-
-typedef struct {
-    char *label, *path, *gt_path, *dataset;
-    expansion_set es;
-    double (*ap)[NK];      /* per query */
-    int nclass;
-    char **class_name;
-    int *class_queries;
-    double (*class_map)[NK];
-    double overall[NK];
-    char *shown;           /* --show: the printed lists (memstream text) */
-    size_t shown_len;
-} run_result;
 
 /* --show N --show-top M: lists of N queries (the first query of evenly spaced classes). */
 static int show_queries, show_top = 15;
@@ -148,7 +132,8 @@ static void judged_gt(const expansion_set *es, gt_set *gs) {
     judged_free(&j);
 }
 
-static void evaluate_run(run_result *rr) {
+/* Evaluates run rr; with --show, the shown lists as text in *shown (malloc'd, *shown_len bytes). */
+static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len) {
     gt_set gs;
     if (judged_path) judged_gt(&rr->es, &gs);
     else dataset_read_gt(rr->gt_path, &gs);
@@ -163,7 +148,7 @@ static void evaluate_run(run_result *rr) {
     rr->class_queries = xcalloc((size_t)es->n + 1, sizeof(int));
     rr->class_map = xcalloc((size_t)es->n + 1, sizeof *rr->class_map);
     int64_t *list = NULL;
-    FILE *shown = show_queries > 0 ? open_memstream(&rr->shown, &rr->shown_len) : NULL;
+    FILE *shown = show_queries > 0 ? open_memstream(shown_text, shown_len) : NULL;
     for (int q = 0; q < es->n; q++) {
         const expansion_record *r = &es->r[q];
         int c = 0;
@@ -177,19 +162,19 @@ static void evaluate_run(run_result *rr) {
             for (int s = 0; s < r->nseeds && !seed; s++) seed = r->seeds[s] == r->eids[i];
             if (!seed) list[n++] = r->eids[i];
         }
-        for (int k = 0; k < NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], gs.c[c].n, KS[k]);
+        for (int k = 0; k < REPORT_NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], gs.c[c].n, report_ks[k]);
         if (shown && is_shown(es, q)) show_list(shown, r, list, n, &members[c]);
         int rc = 0;
         while (rc < rr->nclass && strcmp(rr->class_name[rc], r->class_name)) rc++;
         if (rc == rr->nclass) rr->class_name[rr->nclass++] = r->class_name;
         rr->class_queries[rc]++;
-        for (int k = 0; k < NK; k++) {
+        for (int k = 0; k < REPORT_NK; k++) {
             rr->class_map[rc][k] += rr->ap[q][k];
             rr->overall[k] += rr->ap[q][k] / es->n;
         }
     }
     for (int c = 0; c < rr->nclass; c++)
-        for (int k = 0; k < NK; k++) rr->class_map[c][k] /= rr->class_queries[c];
+        for (int k = 0; k < REPORT_NK; k++) rr->class_map[c][k] /= rr->class_queries[c];
     if (shown) fclose(shown);
     free(list);
     for (int c = 0; c < gs.n; c++) intmap_free(&members[c]);
@@ -197,83 +182,37 @@ static void evaluate_run(run_result *rr) {
     gt_set_free(&gs);
 }
 
-static void pack_maps(msgpack_packer *pk, const double *v) {
-    msgpack_pack_array(pk, NK);
-    for (int k = 0; k < NK; k++) msgpack_pack_double(pk, v[k]);
-}
-
-static void pack_report(msgpack_packer *pk, run_result *rr, int nr) {
-    msgpack_pack_map(pk, 2);
-    mp_str(pk, "ks");
-    msgpack_pack_array(pk, NK);
-    for (int k = 0; k < NK; k++) msgpack_pack_int(pk, KS[k]);
-    mp_str(pk, "runs");
-    msgpack_pack_array(pk, (size_t)nr);
-    for (int i = 0; i < nr; i++) {
-        run_result *r = &rr[i];
-        msgpack_pack_map(pk, 8);
-        mp_kv_str(pk, "label", r->label);
-        mp_kv_str(pk, "input", r->path);
-        mp_kv_str(pk, "kind", r->es.kind);
-        mp_kv_str(pk, "gt", r->gt_path);
-        mp_kv_str(pk, "dataset", r->dataset);
-        mp_str(pk, "queries");
-        msgpack_pack_array(pk, (size_t)r->es.n);
-        for (int q = 0; q < r->es.n; q++) {
-            msgpack_pack_map(pk, 3);
-            mp_kv_str(pk, "class", r->es.r[q].class_name);
-            mp_kv_int(pk, "query", r->es.r[q].query);
-            mp_str(pk, "ap");
-            pack_maps(pk, r->ap[q]);
-        }
-        mp_str(pk, "classes");
-        msgpack_pack_array(pk, (size_t)r->nclass);
-        for (int c = 0; c < r->nclass; c++) {
-            msgpack_pack_map(pk, 3);
-            mp_kv_str(pk, "class", r->class_name[c]);
-            mp_kv_int(pk, "queries", r->class_queries[c]);
-            mp_str(pk, "map");
-            pack_maps(pk, r->class_map[c]);
-        }
-        mp_str(pk, "overall");
-        msgpack_pack_map(pk, 2);
-        mp_kv_int(pk, "queries", r->es.n);
-        mp_str(pk, "map");
-        pack_maps(pk, r->overall);
-    }
-}
-
-static void print_single(const run_result *r) {
+static void print_single(const report_run *r) {
     printf("%-24s %7s %8s %8s %8s %8s\n", "class", "queries", "MAP@10", "MAP@20", "MAP@50", "MAP@100");
     for (int c = 0; c < r->nclass; c++) {
         printf("%-24.24s %7d", r->class_name[c], r->class_queries[c]);
-        for (int k = 0; k < NK; k++) printf(" %8.4f", r->class_map[c][k]);
+        for (int k = 0; k < REPORT_NK; k++) printf(" %8.4f", r->class_map[c][k]);
         putchar('\n');
     }
     printf("%-24s %7d", "overall", r->es.n);
-    for (int k = 0; k < NK; k++) printf(" %8.4f", r->overall[k]);
+    for (int k = 0; k < REPORT_NK; k++) printf(" %8.4f", r->overall[k]);
     putchar('\n');
 }
 
 /* --format tsv: one row per run and class (and "overall"), every MAP@K. */
-static void print_tsv(const run_result *rr, int nr) {
+static void print_tsv(const report_run *rr, int nr) {
     printf("run\tdataset\tclass\tqueries");
-    for (int k = 0; k < NK; k++) printf("\tMAP@%d", KS[k]);
+    for (int k = 0; k < REPORT_NK; k++) printf("\tMAP@%d", report_ks[k]);
     putchar('\n');
     for (int i = 0; i < nr; i++) {
-        const run_result *r = &rr[i];
+        const report_run *r = &rr[i];
         for (int c = 0; c <= r->nclass; c++) {
             const double *m = c < r->nclass ? r->class_map[c] : r->overall;
             printf("%s\t%s\t%s\t%d", r->label, r->dataset, c < r->nclass ? r->class_name[c] : "overall",
                    c < r->nclass ? r->class_queries[c] : r->es.n);
-            for (int k = 0; k < NK; k++) printf("\t%.6f", m[k]);
+            for (int k = 0; k < REPORT_NK; k++) printf("\t%.6f", m[k]);
             putchar('\n');
         }
     }
 }
 
 /* Rows: distinct labels; column groups: distinct datasets; MAP@10/20/50 each. */
-static void print_side_by_side(const run_result *rr, int nr) {
+static void print_side_by_side(const report_run *rr, int nr) {
     const char **labels = xmalloc(sizeof(char *) * (size_t)nr), **sets = xmalloc(sizeof(char *) * (size_t)nr);
     int nl = 0, ns = 0;
     for (int i = 0; i < nr; i++) {
@@ -291,7 +230,7 @@ static void print_side_by_side(const run_result *rr, int nr) {
     for (int l = 0; l < nl; l++) {
         printf("%-24.24s", labels[l]);
         for (int s = 0; s < ns; s++) {
-            const run_result *hit = NULL;
+            const report_run *hit = NULL;
             for (int i = 0; i < nr && !hit; i++)
                 if (!strcmp(rr[i].label, labels[l]) && !strcmp(rr[i].dataset, sets[s])) hit = &rr[i];
             if (hit) printf(" | %8.4f %8.4f %8.4f", hit->overall[0], hit->overall[1], hit->overall[2]);
@@ -331,12 +270,14 @@ int main(int argc, char **argv) {
     const char *eq = out ? NULL : strchr(argv[first], '=');
     catalog_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
 
-    run_result *rr = xcalloc((size_t)nr, sizeof *rr);
+    report_run *rr = xcalloc((size_t)nr, sizeof *rr);
+    char **shown = xcalloc((size_t)nr, sizeof *shown);
+    size_t *shown_len = xcalloc((size_t)nr, sizeof *shown_len);
     for (int i = 0; i < nr; i++) {
         const char *arg = argv[first + i], *sep = strchr(arg, '=');
         struct stat st;
         int labelled = sep && stat(arg, &st) != 0; /* a file name may contain '=' */
-        run_result *r = &rr[i];
+        report_run *r = &rr[i];
         r->path = xstrdup(labelled ? sep + 1 : arg);
         if (labelled) r->label = xasprintf("%.*s", (int)(sep - arg), arg);
         else {
@@ -351,14 +292,14 @@ int main(int argc, char **argv) {
         for (int j = 0; j < i; j++)
             if (!strcmp(rr[j].label, r->label) && !strcmp(rr[j].dataset, r->dataset))
                 die_usage("two inputs labelled '%s' on dataset '%s': name them LABEL=FILE", r->label, r->dataset);
-        evaluate_run(r);
+        evaluate_run(r, &shown[i], &shown_len[i]);
     }
 
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     msgpack_packer spk;
     msgpack_packer_init(&spk, &sb, msgpack_sbuffer_write);
-    pack_report(&spk, rr, nr);
+    report_pack(&spk, rr, nr);
     if (json) {
         msgpack_unpacked u;
         msgpack_unpacked_init(&u);
@@ -379,8 +320,8 @@ int main(int argc, char **argv) {
         }
     }
     for (int i = 0; i < nr && !json && !tsv; i++)
-        if (rr[i].shown_len) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
-                                    nr > 1 ? " (+ = in the ground truth)" : "", rr[i].shown);
+        if (shown_len[i]) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
+                                 nr > 1 ? " (+ = in the ground truth)" : "", shown[i]);
     fflush(stdout);
     if (out) {
         artifact_writer *w = artifact_create(out, REPORT_KIND, REPORT_SCHEMA);
@@ -397,26 +338,20 @@ int main(int argc, char **argv) {
     }
     msgpack_sbuffer_destroy(&sb);
     if (nr == 1)
-        for (int k = 0; k < NK; k++) {
+        for (int k = 0; k < REPORT_NK; k++) {
             char key[16];
-            snprintf(key, sizeof key, "MAP@%d", KS[k]);
+            snprintf(key, sizeof key, "MAP@%d", report_ks[k]);
             catalog_metric(key, rr[0].overall[k]);
         }
     int queries = 0;
     for (int i = 0; i < nr; i++) {
         queries += rr[i].es.n;
-        expansion_set_free(&rr[i].es);
-        free(rr[i].label);
-        free(rr[i].path);
-        free(rr[i].gt_path);
-        free(rr[i].dataset);
-        free(rr[i].ap);
-        free(rr[i].class_name);
-        free(rr[i].class_queries);
-        free(rr[i].class_map);
-        free(rr[i].shown);
+        report_run_free(&rr[i]);
+        free(shown[i]);
     }
     free(rr);
+    free(shown);
+    free(shown_len);
     log_done("%d runs, %d queries evaluated", nr, queries);
     return 0;
 }

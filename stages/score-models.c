@@ -12,20 +12,11 @@
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "artifacts/dists.h"
+#include "artifacts/scores.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "method/modelscore.h"
 #include "dataset/queries.h"
-
-#define SCORES_KIND "scores"
-#define SCORES_SCHEMA 1
-
-typedef struct {
-    const char *path;
-    double *class_score; /* NAN for classes with fewer than 2 seeds */
-    double score;
-    int rank, selected;
-} model_row;
 
 /* Consistency costs O(seeds^2 * V_e): a class is scored on its first CLASS_MAX_SEEDS. */
 #define CLASS_MAX_SEEDS 100
@@ -56,13 +47,13 @@ static int class_seeds(const query_list *ql, const char *cls, int64_t **out) {
 }
 
 static int by_score(const void *a, const void *b) {
-    const model_row *x = *(model_row *const *)a, *y = *(model_row *const *)b;
+    const scores_model *x = *(scores_model *const *)a, *y = *(scores_model *const *)b;
     if (x->score != y->score) return x->score < y->score ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
 /* The ensemble artifact, complete but not committed. */
-static artifact_writer *ensemble_artifact(const char *path, dists *d, model_row *m, int k, int top) {
+static artifact_writer *ensemble_artifact(const char *path, dists *d, scores_model *m, int k, int top) {
     dists_writer *w = dists_create(path, &d[0].ent);
     artifact_param_options(dists_artifact(w));
     for (int i = 0; i < k; i++)
@@ -87,39 +78,6 @@ static artifact_writer *ensemble_artifact(const char *path, dists *d, model_row 
     free(p);
     free(sp);
     return dists_finish(w);
-}
-
-/* The scores artifact, complete but not committed. */
-static artifact_writer *scores_artifact(const char *path, const char *queries, const char **classes, int nc,
-                                        model_row *m, int k, int top) {
-    artifact_writer *w = artifact_create(path, SCORES_KIND, SCORES_SCHEMA);
-    artifact_param_options(w);
-    for (int i = 0; i < k; i++) artifact_add_input(w, m[i].path);
-    artifact_add_input(w, queries);
-    msgpack_packer *pk = artifact_payload(w);
-    msgpack_pack_map(pk, 3);
-    mp_kv_int(pk, "top", top);
-    mp_str(pk, "classes");
-    msgpack_pack_array(pk, (size_t)nc);
-    for (int c = 0; c < nc; c++) mp_str(pk, classes[c]);
-    mp_str(pk, "models");
-    msgpack_pack_array(pk, (size_t)k);
-    for (int i = 0; i < k; i++) {
-        msgpack_pack_map(pk, 5);
-        mp_kv_str(pk, "path", m[i].path);
-        mp_str(pk, "class_scores");
-        msgpack_pack_array(pk, (size_t)nc);
-        for (int c = 0; c < nc; c++) {
-            if (isnan(m[i].class_score[c])) msgpack_pack_nil(pk);
-            else msgpack_pack_double(pk, m[i].class_score[c]);
-        }
-        mp_kv_double(pk, "score", m[i].score);
-        mp_kv_int(pk, "rank", m[i].rank);
-        mp_str(pk, "selected");
-        if (m[i].selected) msgpack_pack_true(pk);
-        else msgpack_pack_false(pk);
-    }
-    return w;
 }
 
 int main(int argc, char **argv) {
@@ -165,8 +123,8 @@ int main(int argc, char **argv) {
     }
     if (!scored) die_input(queries, NULL, "no class has 2 distinct seed entities: nothing to score models on");
 
-    model_row *m = xcalloc((size_t)k, sizeof *m);
-    model_row **sorted = xmalloc(sizeof(model_row *) * (size_t)k);
+    scores_model *m = xcalloc((size_t)k, sizeof *m);
+    scores_model **sorted = xmalloc(sizeof(scores_model *) * (size_t)k);
     double *v = xmalloc(sizeof(double) * (size_t)nc);
     for (int i = 0; i < k; i++) {
         m[i].path = argv[first + i];
@@ -199,8 +157,12 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
 
-    artifact_writer *outputs[2] = {scores_artifact(out, queries, classes, nc, m, k, top), NULL};
-    if (ensemble) outputs[1] = ensemble_artifact(ensemble, d, m, k, top);
+    artifact_writer *sw = scores_create(out);
+    artifact_param_options(sw);
+    for (int i = 0; i < k; i++) artifact_add_input(sw, m[i].path);
+    artifact_add_input(sw, queries);
+    scores_pack(sw, classes, nc, m, k, top);
+    artifact_writer *outputs[2] = {sw, ensemble ? ensemble_artifact(ensemble, d, m, k, top) : NULL};
     artifact_commit_all(outputs, ensemble ? 2 : 1); /* both or neither */
     catalog_metric("models", k);
     catalog_metric("best_score", sorted[0]->score);

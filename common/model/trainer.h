@@ -44,7 +44,7 @@
 #include "nn/bert.h"
 #include "base/cli.h"
 #include "nn/entity_head.h"
-#include "artifacts/prefix_cache.h"
+#include "model/prefix_cache.h"
 #include "base/rng.h"
 #include "format/safetensors.h"
 #include "artifacts/samples.h"

@@ -13,7 +13,7 @@
 #include "model/entity_dists.h"
 #include "nn/entity_head.h"
 #include "base/error.h"
-#include "artifacts/prefix_cache.h"
+#include "model/prefix_cache.h"
 #include "artifacts/samples.h"
 #include "nn/tensor_ops.h"
 

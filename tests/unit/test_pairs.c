@@ -1,4 +1,4 @@
-/* test_pairs: the `pairs` artifact (common/pairs.h) built from a hand-written `ranked`
+/* test_pairs: the `pairs` artifact (artifacts/pairs.h, model/pairs_build.h) built from a hand-written `ranked`
  * artifact, the toy dataset's queries (tests/fixtures/cltrain/toy: 3 classes × 8 entities,
  * 5 sentences each) and its samples (made with $PROBEXPAN_BIN/tokenize and build-samples).
  * Checks, against sets derived by hand from the lists below (thr_pos 2, L_neg 2, U_neg 5:
@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "artifacts/expansions.h"
 #include "artifacts/pairs.h"
+#include "model/pairs_build.h"
 #include "artifacts/samples.h"
 
 static char dir[] = "/tmp/test_pairs.XXXXXX";

@@ -1,5 +1,5 @@
 /* prefix_cache: build (locked, atomic) and mmap-read the frozen-prefix cache. */
-#include "artifacts/prefix_cache.h"
+#include "model/prefix_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
