@@ -1,8 +1,9 @@
 /* serve: an HTTP server for steering an expansion — the JSON API of docs/api.md and the web
  * page of web/ — over one run folder. Loads the run once (the corpus index and the query
- * engine's phase-1 models; names, aliases, mention counts and example sentences from the
- * dataset), then answers many queries, each with the whole method for its own seed set
- * (common/engine/engine.h), until SIGINT/SIGTERM. Loopback only unless --bind says otherwise. */
+ * engine's phase-1 models; the samples, for the text of the features behind a similarity;
+ * names, aliases, mention counts and example sentences from the dataset), then answers many
+ * queries, each with the whole method for its own seed set (common/engine/engine.h), until
+ * SIGINT/SIGTERM. Loopback only unless --bind says otherwise. */
 #include <libgen.h>
 #include <limits.h>
 #include <jansson.h>
@@ -20,6 +21,7 @@
 #include "serve/engine_expander.h"
 #include "serve/http.h"
 #include "serve/lexicon.h"
+#include "serve/ties.h"
 
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
     const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
     int port = 8080;
     const cli_option opts[] = {
-        {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index) and corpus.mp", 0, 0},
+        {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index), samples.mp and corpus.mp", 0, 0},
         {"data", OPT_INPUT, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
         {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
         {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
@@ -78,15 +80,20 @@ int main(int argc, char **argv) {
     log_info("loading %s and the sentences of %s", index, dataset);
     engine_config ec = engine_config_defaults();
     engine *g = engine_open(index, &ec);
+    char *samples_path = xasprintf("%s/samples.mp", run);
+    if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: the samples %s was built from are needed", index);
+    ties *t = ties_open(g, samples_path);
     lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
     sem_t slots; /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
     sem_init(&slots, 0, (unsigned)cli_num_threads());
-    serve_ctx ctx = {lex, engine_expander(g), &slots};
+    serve_ctx ctx = {lex, engine_expander(g), t, &slots};
     http_options o = {bind, port, web_dir};
     int rc = http_serve(&ctx, &o);
     sem_destroy(&slots);
     lexicon_free(lex);
+    ties_free(t);
     engine_free(g);
+    free(samples_path);
     free(index);
     free(dataset);
     free(web_dir);

@@ -303,7 +303,9 @@ async function showContexts(e) {
   box.textContent = '';
   box.append(el('h2', null, e.name), el('p', 'muted', 'loading sentences…'));
   try {
-    const r = await fetch(`/api/entity/${e.eid}/contexts?limit=8`);
+    const p = new URLSearchParams({ limit: 8, features: 10 });
+    [...state.seeds, ...state.accepted].forEach((o) => { if (o.eid !== e.eid) p.append('seed', o.eid); });
+    const r = await fetch(`/api/entity/${e.eid}/contexts?${p}`);
     const j = await r.json();
     if (seq !== contextSeq) return;
     if (!r.ok) throw new Error(j.error.message);
@@ -311,6 +313,8 @@ async function showContexts(e) {
     box.append(el('h2', null, j.name));
     const meta = `eid ${j.eid} · ${j.mentions} mentions` + (j.aliases.length ? ` · also: ${j.aliases.join(', ')}` : '');
     box.append(el('p', 'muted', meta));
+    if (j.seeds.length) box.append(renderTies(j));
+    box.append(el('h3', null, 'Sentences'));
     const ul = el('ul', 'contexts');
     j.contexts.forEach((c) => {
       const li = el('li');
@@ -325,6 +329,30 @@ async function showContexts(e) {
   } catch (err) {
     if (seq === contextSeq) { box.textContent = ''; box.append(el('p', 'error', err.message)); }
   }
+}
+
+// The context features the entity shares with the seeds (pattern model), best first: what
+// each contributes to its mean cosine similarity to the seeds, and how often it was seen.
+function renderTies(j) {
+  const sec = el('section', 'ties');
+  sec.append(el('h3', null, 'Why it is here'));
+  sec.append(el('p', 'muted', j.features.length
+    ? `similarity to the ${j.seeds.length} seed${j.seeds.length > 1 ? 's' : ''} ${j.similarity.toFixed(3)}, from ${j.shared_features} shared context features; the strongest:`
+    : 'It shares no context feature with the seeds.'));
+  const ol = el('ol', 'tie-list');
+  const top = j.features.length ? j.features[0].contribution : 1;
+  j.features.forEach((f) => {
+    const li = el('li', `tie ${f.kind}`);
+    const bar = el('span', 'tie-bar');
+    bar.style.width = `${Math.max(3, (100 * f.contribution) / top).toFixed(0)}%`;
+    const seedsText = j.seeds.map((s, k) => `${s.name} ${f.seed_counts[k]}`).join(', ');
+    li.title = `${f.kind === 'word' ? 'word near the mention' : 'pattern around the mention'}; weight ${f.weight}; ` +
+      `${(100 * f.contribution / j.similarity).toFixed(1)}% of the similarity; seen with ${seedsText}`;
+    li.append(el('span', 'tie-text', f.feature), el('span', 'tie-count', `×${f.count} · ${f.seeds_sharing}/${j.seeds.length} seeds`), bar);
+    ol.append(li);
+  });
+  sec.append(ol);
+  return sec;
 }
 
 // ---- wiring ----

@@ -81,6 +81,7 @@ void engine_free(engine *g) {
 }
 
 const corpus_index *engine_index(const engine *g) { return &g->idx; }
+const pattern_model *engine_model(const engine *g) { return g->m[0]; }
 
 static const char *const variant_names[] = {"full", "noen", "nocl", "noclen"};
 

@@ -53,6 +53,8 @@ typedef struct engine engine;
 engine *engine_open(const char *index_path, const engine_config *c);
 void engine_free(engine *g);
 const corpus_index *engine_index(const engine *g);
+/* Model 1 (every feature of the index, numbered as its counts; unrefined). */
+const pattern_model *engine_model(const engine *g);
 
 typedef enum { ENGINE_FULL, ENGINE_NOEN, ENGINE_NOCL, ENGINE_NOCLEN } engine_variant;
 /* "full", "noen", "nocl", "noclen" -> the variant, else -1. */

@@ -55,25 +55,39 @@ pattern_config pattern_config_defaults(pattern_estimator e) {
     return c;
 }
 
-/* The features of a sample as 64-bit keys; returns how many. */
-static int sample_features(const pattern_sample *s, const pattern_config *c, uint64_t *key) {
+static const struct { int8_t nl, nr; } ngram_shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
+                                                                     {2, 1}, {1, 2}, {3, 0}, {0, 3}};
+
+/* The features of a sample as 64-bit keys; returns how many. With desc, also what each is. */
+static int sample_features(const pattern_sample *s, const pattern_config *c, uint64_t *key, pattern_feature *desc) {
     const int32_t *l = s->left, *r = s->right;
-    static const struct { int8_t nl, nr; } shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
-                                                                    {2, 1}, {1, 2}, {3, 0}, {0, 3}};
     int n = c->long_patterns ? PATTERN_NGRAMS : 5;
     for (int k = 0; k < n; k++) {
         int32_t v[7] = {k};
-        for (int i = 0; i < shape[k].nl; i++) v[1 + i] = l[i];
-        for (int i = 0; i < shape[k].nr; i++) v[4 + i] = r[i];
+        for (int i = 0; i < ngram_shape[k].nl; i++) v[1 + i] = l[i];
+        for (int i = 0; i < ngram_shape[k].nr; i++) v[4 + i] = r[i];
         key[k] = hash_bytes(v, sizeof v) | 1;
+        if (desc) {
+            desc[k] = (pattern_feature){.key = key[k], .nl = ngram_shape[k].nl, .nr = ngram_shape[k].nr};
+            memcpy(desc[k].left, v + 1, sizeof desc[k].left);
+            memcpy(desc[k].right, v + 4, sizeof desc[k].right);
+        }
     }
     for (int i = 0; i < c->bag; i++) {
-        int32_t v[2] = {BAG_TYPE, l[i]};
-        if (l[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
-        v[1] = r[i];
-        if (r[i] != PATTERN_OUTSIDE) key[n++] = hash_bytes(v, sizeof v) & ~1ULL;
+        for (int side = 0; side < 2; side++) {
+            int32_t v[2] = {BAG_TYPE, side ? r[i] : l[i]};
+            if (v[1] == PATTERN_OUTSIDE) continue;
+            key[n] = hash_bytes(v, sizeof v) & ~1ULL;
+            if (desc) desc[n] = (pattern_feature){.key = key[n], .bag = 1, .word = v[1]};
+            n++;
+        }
     }
     return n;
+}
+
+int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out) {
+    uint64_t key[PATTERN_MAX];
+    return sample_features(s, c, key, out);
 }
 
 /* Keeps a feature in the seeded subset of size ~fraction. */
@@ -113,7 +127,7 @@ static int64_t provisional_features(const pattern_config *c, int64_t E, int64_t 
         if (samples[j].entity < 0 || samples[j].entity >= E) die("pattern_model: sample %lld has entity %lld outside 0..%lld",
                                                                  (long long)j, (long long)samples[j].entity, (long long)E - 1);
         uint64_t key[PATTERN_MAX];
-        int n = sample_features(&samples[j], c, key);
+        int n = sample_features(&samples[j], c, key, NULL);
         for (int k = 0; k < PATTERN_MAX; k++) {
             int32_t id = -1;
             if (k < n && (ranks == 1 || feature_owner(key[k], ranks) == rank)) {
@@ -450,6 +464,16 @@ static void fit_profiles(pattern_model *m) {
     free(fill);
     free(ce);
 }
+
+int64_t pattern_model_profile(const pattern_model *m, int64_t e, const int32_t **feat, const float **val, double *norm) {
+    if (m->cfg.estimator != PATTERN_SIMILARITY || !m->fitted) die("pattern_model_profile: needs the fitted similarity estimator");
+    *feat = m->prof_feat + m->poff[e];
+    *val = m->prof_val + m->poff[e];
+    *norm = m->norm[e];
+    return m->poff[e + 1] - m->poff[e];
+}
+
+double pattern_model_feature_weight(const pattern_model *m, int64_t f) { return m->weight[f]; }
 
 struct pattern_refinement {
     float *w;      /* [F] exp(u_f) */

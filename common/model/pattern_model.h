@@ -65,6 +65,18 @@ typedef struct {
     int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
 } pattern_sample;
 
+/* What each feature of a sample is made of, in the order the model counts them (n-gram
+ * patterns first, then the bag words): its key as counted (pattern_counts.key) and its ids. */
+typedef struct {
+    uint64_t key;
+    int bag;                  /* 1: a word within `bag` positions of the mask (word) */
+    int nl, nr;               /* a pattern: nl ids before the mask, nr after it */
+    int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
+    int32_t word;
+} pattern_feature;
+/* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
+int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);
+
 /* ---- counts: the corpus side of the model, the same for every feature subset ----
  * The features of every sample (long_patterns, bag and min_entities of the config; no subset
  * applied), in order of first appearance over the samples, with their postings. A model with
@@ -145,6 +157,15 @@ double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, 
 
 /* r(e) for e = first .. first+n-1 into out [n, E] (rows sum to 1). */
 void pattern_model_rows(pattern_model *m, int64_t first, int64_t n, float *out);
+
+/* ---- explaining a similarity (similarity estimator, fitted) ----
+ * Entity e's profile x_e: its features (model feature ids, ascending) into *feat and their
+ * values x_e[f] = w_f max(0, PMI(e, f)) into *val (both point into the model, zeros
+ * included), |x_e| into *norm; returns how many. cos(x_e, x_v), the similarity r(e) is a
+ * softmax of, is the sum over the features both profiles hold of x_e[f] x_v[f] / (|x_e| |x_v|). */
+int64_t pattern_model_profile(const pattern_model *m, int64_t e, const int32_t **feat, const float **val, double *norm);
+/* w_f of model feature f. */
+double pattern_model_feature_weight(const pattern_model *m, int64_t f);
 
 /* ---- one row at a time, sparse (similarity estimator) ----
  * r(e)[v] = exp(c_v - max) / Z with c_v = cos(x_e, x_v) / T is the same background value

@@ -5,18 +5,20 @@
 
 #include "base/error.h"
 
+void pattern_sample_read(const samples *s, int64_t j, int32_t *ids, pattern_sample *out) {
+    int len = samples_tokens(s, j, ids), p = samples_mask_pos(s, j);
+    out->entity = samples_entity(s, j);
+    for (int i = 0; i < PATTERN_SIDE; i++) {
+        out->left[i] = p - 1 - i >= 0 ? ids[p - 1 - i] : PATTERN_OUTSIDE;
+        out->right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
+    }
+}
+
 pattern_sample *pattern_samples_read(const samples *s) {
     int64_t S = samples_count(s);
     pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1));
     int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
-    for (int64_t j = 0; j < S; j++) {
-        int len = samples_tokens(s, j, ids), p = samples_mask_pos(s, j);
-        ps[j].entity = samples_entity(s, j);
-        for (int i = 0; i < PATTERN_SIDE; i++) {
-            ps[j].left[i] = p - 1 - i >= 0 ? ids[p - 1 - i] : PATTERN_OUTSIDE;
-            ps[j].right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
-        }
-    }
+    for (int64_t j = 0; j < S; j++) pattern_sample_read(s, j, ids, &ps[j]);
     free(ids);
     return ps;
 }

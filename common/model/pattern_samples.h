@@ -7,6 +7,8 @@
 #include "artifacts/samples.h"
 #include "model/pattern_model.h"
 
+/* Sample j's context into *out; ids: scratch room for samples_max_length(s) ids. */
+void pattern_sample_read(const samples *s, int64_t j, int32_t *ids, pattern_sample *out);
 /* malloc'd array of samples_count(s) contexts, in sample order. */
 pattern_sample *pattern_samples_read(const samples *s);
 

@@ -13,7 +13,6 @@
 
 #define JSON_TYPE "application/json; charset=utf-8"
 #define SUGGESTIONS 5
-#define CONTEXTS_DEFAULT 5
 
 void expand_result_free(expand_result *r) {
     free(r->rows);
@@ -318,21 +317,10 @@ void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r
 
 /* ---- GET /api/entity/{eid}/contexts ---- */
 
-void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r) {
-    static const char *const allowed[] = {"limit", NULL};
-    char err[REQUEST_ERR];
-    int limit, rc = request_params_check(p, n, allowed, err, sizeof err);
-    if (!rc) rc = request_param_int(p, n, "limit", CONTEXTS_DEFAULT, 1, LEXICON_CONTEXTS, &limit, err, sizeof err);
-    if (rc) { api_error(r, rc, err); return; }
-    int64_t row = lexicon_row_of_eid(c->lex, eid);
-    if (row < 0) {
-        snprintf(err, sizeof err, "no entity with eid %lld in this run", (long long)eid);
-        api_error(r, 404, err);
-        return;
-    }
+static json_t *contexts_json(const lexicon *lex, int64_t row, int limit) {
     lexicon_context ctx[LEXICON_CONTEXTS];
-    int k = lexicon_contexts(c->lex, row, ctx, limit);
-    json_t *root = entity_full(c->lex, row), *list = json_array();
+    int k = lexicon_contexts(lex, row, ctx, limit);
+    json_t *list = json_array();
     for (int i = 0; i < k; i++) {
         json_t *o = json_object(), *tokens = json_array();
         const char *t = ctx[i].tokens;
@@ -343,6 +331,51 @@ void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, 
         json_object_set_new(o, "end", json_integer(ctx[i].end));
         json_array_append_new(list, o);
     }
-    json_object_set_new(root, "contexts", list);
-    respond_json(r, 200, root);
+    return list;
+}
+
+/* The features tying row to the seeds, best first, into root. */
+static void ties_json(const ties *t, int64_t row, const int64_t *seeds, int nseeds, int limit, json_t *root) {
+    ties_result tr;
+    ties_explain(t, row, seeds, nseeds, limit, &tr);
+    json_t *list = json_array();
+    for (int i = 0; i < tr.n; i++) {
+        const tie *it = &tr.items[i];
+        json_t *o = json_object(), *counts = json_array();
+        /* vocabulary tokens are UTF-8 (checked when the corpus was read); a cut may split one */
+        json_t *text = json_string(it->text);
+        json_object_set_new(o, "feature", text ? text : json_string("(not UTF-8)"));
+        json_object_set_new(o, "kind", json_string(it->bag ? "word" : "pattern"));
+        json_object_set_new(o, "weight", json_real(it->weight));
+        json_object_set_new(o, "count", json_integer(it->count));
+        for (int s = 0; s < nseeds; s++) json_array_append_new(counts, json_integer(tr.seed_count[(size_t)i * (size_t)nseeds + (size_t)s]));
+        json_object_set_new(o, "seed_counts", counts);
+        json_object_set_new(o, "seeds_sharing", json_integer(it->seeds_sharing));
+        json_object_set_new(o, "contribution", json_real(it->contribution));
+        json_array_append_new(list, o);
+    }
+    json_object_set_new(root, "similarity", nseeds ? json_real(tr.similarity) : json_null());
+    json_object_set_new(root, "shared_features", json_integer(tr.shared));
+    json_object_set_new(root, "features", list);
+    ties_result_free(&tr);
+}
+
+void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r) {
+    char err[REQUEST_ERR];
+    contexts_request q;
+    int rc = contexts_request_from_params(p, n, LEXICON_CONTEXTS, &q, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t row = lexicon_row_of_eid(c->lex, eid), seeds[REQUEST_MAX_LIST];
+    int nseeds;
+    if (row < 0) {
+        snprintf(err, sizeof err, "no entity with eid %lld in this run", (long long)eid);
+        api_error(r, 404, err);
+    } else if (!resolve_refs(c->lex, q.seeds, q.nseeds, "seed", seeds, &nseeds, r)) {
+        json_t *root = entity_full(c->lex, row);
+        json_object_set_new(root, "contexts", contexts_json(c->lex, row, q.limit));
+        json_object_set_new(root, "seeds", brief_list(c->lex, seeds, nseeds));
+        ties_json(c->ties, row, seeds, nseeds, q.features, root);
+        respond_json(r, 200, root);
+    }
+    contexts_request_free(&q);
 }

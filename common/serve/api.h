@@ -5,7 +5,8 @@
  *   GET  /api/info                             entities, variants (api_info)
  *   GET  /api/entities?prefix=oh&limit=20      autocomplete (api_entities)
  *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
- *   GET  /api/entity/{eid}/contexts?limit=5    example sentences (api_contexts)
+ *   GET  /api/entity/{eid}/contexts?limit=5&seed=..   example sentences, and the context
+ *                                              features tying the entity to the seeds (api_contexts)
  *   GET  /api/export?seed=..&format=tsv|json   the expansion as a file (api_export)
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
@@ -24,6 +25,7 @@
 
 #include "serve/lexicon.h"
 #include "serve/request.h"
+#include "serve/ties.h"
 
 /* One seed set for the expander, as rows of the lexicon (= rows of the samples). */
 typedef struct {
@@ -57,6 +59,7 @@ typedef struct {
 typedef struct {
     const lexicon *lex;
     serve_expander expander;
+    const ties *ties;    /* the pattern model's explanation of a similarity */
     sem_t *expand_slots; /* expansions at once (NULL = any number): more would only share the
                           * cores, and keep autocomplete waiting for CPU */
 } serve_ctx;

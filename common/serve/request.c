@@ -116,6 +116,11 @@ static int add_ref(entity_ref **list, int *n, const char *field, const char *nam
     return 0;
 }
 
+static void free_refs(entity_ref *list, int n) {
+    for (int i = 0; i < n; i++) free(list[i].name);
+    free(list);
+}
+
 static int variant_parse(const char *s, expand_variant *v, char *err, size_t errlen) {
     for (int i = 0; i < VARIANT_COUNT; i++)
         if (!strcmp(s, variant_names[i])) { *v = (expand_variant)i; return 0; }
@@ -264,10 +269,6 @@ int expand_request_from_params(const query_param *p, int n, expand_request *q, c
     return rc;
 }
 
-static void free_refs(entity_ref *list, int n) {
-    for (int i = 0; i < n; i++) free(list[i].name);
-    free(list);
-}
 
 void expand_request_free(expand_request *q) {
     free_refs(q->seeds, q->nseeds);
@@ -275,4 +276,23 @@ void expand_request_free(expand_request *q) {
     free_refs(q->accepted, q->naccepted);
     q->seeds = q->negatives = q->accepted = NULL;
     q->nseeds = q->nnegatives = q->naccepted = 0;
+}
+
+int contexts_request_from_params(const query_param *p, int n, int max_limit, contexts_request *q, char *err,
+                                 size_t errlen) {
+    static const char *const allowed[] = {"limit", "features", "seed", NULL};
+    memset(q, 0, sizeof *q);
+    int rc = request_params_check(p, n, allowed, err, errlen);
+    for (int i = 0; !rc && i < n; i++)
+        if (!strcmp(p[i].key, "seed")) rc = param_ref(&q->seeds, &q->nseeds, "seed", p[i].value, err, errlen);
+    if (!rc) rc = request_param_int(p, n, "limit", 5, 1, max_limit, &q->limit, err, errlen);
+    if (!rc) rc = request_param_int(p, n, "features", 10, 0, REQUEST_MAX_FEATURES, &q->features, err, errlen);
+    if (rc) contexts_request_free(q);
+    return rc;
+}
+
+void contexts_request_free(contexts_request *q) {
+    free_refs(q->seeds, q->nseeds);
+    q->seeds = NULL;
+    q->nseeds = 0;
 }

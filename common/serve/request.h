@@ -83,6 +83,20 @@ int expand_request_from_json(const char *body, size_t len, expand_request *q, ch
 int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen);
 void expand_request_free(expand_request *q);
 
+#define REQUEST_MAX_FEATURES 100  /* context features a contexts request may list */
+
+/* GET /api/entity/{eid}/contexts: limit (sentences, 1..max_limit, default 5), features
+ * (0..REQUEST_MAX_FEATURES, default 10) and seed (repeated, names or eids as in
+ * expand_request_from_params; none: no features are explained). 0, or 400 with err. */
+typedef struct {
+    int limit, features;
+    entity_ref *seeds;
+    int nseeds;
+} contexts_request;
+int contexts_request_from_params(const query_param *p, int n, int max_limit, contexts_request *q, char *err,
+                                 size_t errlen);
+void contexts_request_free(contexts_request *q);
+
 /* Integer query parameter `key` (absent: dflt) within [min, max]. 0, or 400 with err. */
 int request_param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
               size_t errlen);

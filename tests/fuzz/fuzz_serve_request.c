@@ -3,7 +3,7 @@
  *   0: the POST /api/expand body (the rest of the input, as sent);
  *   1: request_route: method, a newline, the URL path;
  *   2: a query string "k=v&k=v..." split as libmicrohttpd would (already decoded), through
- *      expand_request_from_params, request_params_check and request_param_int.
+ *      expand_request_from_params, contexts_request_from_params, request_params_check and request_param_int.
  * Contract checked: every input ends in 0 or a 4xx status with a message, and an accepted
  * request satisfies the documented limits. */
 #include <stdint.h>
@@ -61,6 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_status(rc, err);
         if (rc == 0) check_request(&q);
         expand_request_free(&q);
+        contexts_request cq;
+        rc = contexts_request_from_params(p, n, 20, &cq, err, sizeof err);
+        check_status(rc, err);
+        if (rc == 0) FUZZ_ASSERT(cq.limit >= 1 && cq.limit <= 20 && cq.features >= 0 && cq.features <= REQUEST_MAX_FEATURES &&
+                                 cq.nseeds <= REQUEST_MAX_LIST);
+        contexts_request_free(&cq);
         static const char *const allowed[] = {"prefix", "limit", NULL};
         check_status(request_params_check(p, n, allowed, err, sizeof err), err);
         int v;

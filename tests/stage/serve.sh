@@ -137,6 +137,60 @@ req contexts 200 "${U}api/entity/$ohio/contexts?limit=3"
 jq -e '(.contexts | length) == 3 and (.contexts | all(.tokens[.start:.end + 1] | join(" ") == "Ohio"))' "$WORK/body" >/dev/null &&
     pass contexts_mark_the_mention || fail contexts_mark_the_mention "$(head -c 300 "$WORK/body")"
 req contexts_unknown 404 "${U}api/entity/99999999/contexts"
+jq -e '.error.message | test("no entity with eid 99999999")' "$WORK/body" >/dev/null && pass contexts_unknown_json || fail contexts_unknown_json
+
+# ---- the context features tying an entity to the seeds ----
+# ties ENTITY_EID SEED... : the features of ENTITY against the seeds into $WORK/ties.json
+ties() {
+    local e=$1 q='limit=1&features=100'; shift
+    for s in "$@"; do q="$q&seed=$s"; done
+    curl -s -m 20 -o "$WORK/ties.json" -w '%{http_code}' "${U}api/entity/$e/contexts?$q"
+}
+# near_words EID: the lowercased words within 8 of the entity's mentions in the dataset
+near_words() {
+    tar xzOf "$DATA" mini-ese/sentences.json | jq -r --argjson e "$1" '. as $s | .entityMentions[] | select(.entityId == $e) |
+        ($s.tokens[([.start - 8, 0] | max):.start][], $s.tokens[.end + 1:.end + 9][]) | ascii_downcase' | sort -u
+}
+cand=$(jq '.entities[0].eid' "$WORK/expand1.json")
+seeds=$(jq -r '[.seeds[].eid] | join(" ")' "$WORK/expand1.json")
+# shellcheck disable=SC2086
+[ "$(ties "$cand" $seeds)" = 200 ] && cp "$WORK/ties.json" "$WORK/ties3.json" &&
+    jq -e '(.features | length) > 0 and .shared_features >= (.features | length) and .similarity > 0 and (.seeds | length) == 3' "$WORK/ties3.json" >/dev/null &&
+    pass ties_listed || fail ties_listed "$(head -c 300 "$WORK/ties3.json")"
+jq -e '[.features[].contribution] as $c | ($c == ($c | sort | reverse)) and ($c | add) <= .similarity + 1e-12 and
+    (.features | all(.count > 0 and .seeds_sharing >= 1 and (.seed_counts | length) == 3 and
+                     ([.seed_counts[] | select(. > 0)] | length) >= .seeds_sharing and
+                     (.kind == "word" or (.kind == "pattern" and (.feature | split(" ") | index("_") != null)))))' "$WORK/ties3.json" >/dev/null &&
+    pass ties_best_first_and_shared || fail ties_best_first_and_shared "$(jq -c '.features[0:3]' "$WORK/ties3.json")"
+# the word features, checked against the sentences themselves: near the entity, and near each
+# seed the feature is counted for (a wordpiece starts a word of the sentence)
+near_words "$cand" >"$WORK/near.cand"
+ok=1 checked=0
+while IFS=$'\t' read -r w counts; do
+    grep -q "^$w" "$WORK/near.cand" || { ok=0; echo "    '$w' not near the entity" >&2; }
+    k=0
+    for s in $seeds; do
+        c=$(echo "$counts" | cut -d, -f$((k + 1)))
+        if [ "$c" -gt 0 ]; then near_words "$s" | grep -q "^$w" || { ok=0; echo "    '$w' not near seed $s" >&2; }; fi
+        k=$((k + 1))
+    done
+    checked=$((checked + 1))
+done < <(jq -r '.features[] | select(.kind == "word" and (.feature | test("^[a-z]{3,}$"))) | [.feature, (.seed_counts | map(tostring) | join(","))] | @tsv' "$WORK/ties3.json" | head -n 5)
+[ "$ok" = 1 ] && [ "$checked" -gt 0 ] && pass ties_in_the_sentences || fail ties_in_the_sentences "$checked word features checked"
+# the similarity is a mean cosine: symmetric for one seed, the mean of the single-seed ones
+set -- $seeds
+ties "$cand" "$1" >/dev/null; s1=$(jq .similarity "$WORK/ties.json")
+ties "$1" "$cand" >/dev/null; s1r=$(jq .similarity "$WORK/ties.json")
+ties "$cand" "$2" >/dev/null; s2=$(jq .similarity "$WORK/ties.json")
+ties "$cand" "$1" "$2" >/dev/null; s12=$(jq .similarity "$WORK/ties.json")
+jq -en --argjson a "$s1" --argjson b "$s1r" --argjson c "$s2" --argjson d "$s12" '($a - $b | fabs) < 1e-9 and ($d - ($a + $c) / 2 | fabs) < 1e-9 and $a > 0' >/dev/null &&
+    pass ties_mean_cosine || fail ties_mean_cosine "$s1 $s1r $s2 $s12"
+ties "$cand" >/dev/null
+jq -e '.features == [] and .similarity == null and .seeds == [] and (.contexts | length) == 1' "$WORK/ties.json" >/dev/null &&
+    pass ties_need_seeds || fail ties_need_seeds "$(head -c 200 "$WORK/ties.json")"
+[ "$(ties "$cand" Ohoi Texas)" = 422 ] && jq -e '.error.message | test("unknown entity")' "$WORK/ties.json" >/dev/null &&
+    pass ties_unknown_seed || fail ties_unknown_seed
+req ties_features_range 400 "${U}api/entity/$cand/contexts?features=1000&seed=Ohio"
 req contexts_not_a_number 404 "${U}api/entity/abc/contexts"
 req contexts_limit 400 "${U}api/entity/$ohio/contexts?limit=100000"
 

@@ -1,0 +1,64 @@
+/* ties: why the pattern model finds an entity like a seed set — the context features the
+ * entity shares with the seeds, best first, with what each contributes to the similarity.
+ *
+ * The model is the engine's model 1 (every feature of the index, before any refinement).
+ * Its similarity of entity e to seed s is cos(x_e, x_s) over the PMI profiles
+ * x_e[f] = w_f max(0, PMI(e, f)) (common/model/pattern_model.h), and the rows r(e) the
+ * method ranks with are a softmax of those cosines. The similarity to a seed set is their
+ * mean, which splits exactly over the features:
+ *   sim(e, S) = sum_f contribution_f,
+ *   contribution_f = x_e[f] / |x_e| * mean over s in S of x_s[f] / |x_s|,
+ * so a feature contributes only when e and at least one seed both hold it with PMI > 0.
+ *
+ * The features' text comes from the samples artifact the index was built from (a feature is
+ * a hash of its ids; the entity's own samples show which ids it stands for): an n-gram
+ * pattern reads "l2 l1 _ r1" with "_" for the mention, wordpieces joined ("##" pieces glued
+ * to the previous one), "∅" past the sentence's ends; a bag feature is the nearby word.
+ * Read-only after ties_open: any number of threads may call ties_explain at once. */
+#ifndef PROBEXPAN_SERVE_TIES_H
+#define PROBEXPAN_SERVE_TIES_H
+
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+#define TIES_TEXT 256 /* bytes of a feature's text, NUL included (longer is cut) */
+
+typedef struct ties ties;
+
+/* Opens (mmap) the samples artifact at samples_path. It must be the one engine g's index
+ * was built from (its sha256 recorded in the index, same entities and samples), else exit 3
+ * naming it. */
+ties *ties_open(const engine *g, const char *samples_path);
+void ties_free(ties *t);
+
+typedef struct {
+    int64_t feature;      /* the feature's position in the index's counts */
+    int bag;              /* 1: a word near the mention; 0: an n-gram pattern around it */
+    char text[TIES_TEXT];
+    double weight;        /* w_f */
+    int64_t count;        /* samples of the entity showing it */
+    int seeds_sharing;    /* seeds whose profile holds it (PMI > 0) */
+    double contribution;  /* its part of sim(e, S) */
+} tie;
+
+typedef struct {
+    double similarity;    /* sim(e, S): mean cosine to the seeds, the sum of every contribution */
+    int64_t shared;       /* features with a contribution > 0 */
+    int n;                /* listed: the best min(limit, shared), contribution descending */
+    tie *items;
+    int nseeds;
+    int64_t *seed_count;  /* [n x nseeds]: samples of seed k showing item i at i * nseeds + k */
+} ties_result;
+
+/* Explains row e against the seed rows seeds[0..nseeds-1] (index rows; e may be one of them)
+ * into *out (ties_result_free); limit >= 0. */
+void ties_explain(const ties *t, int64_t e, const int64_t *seeds, int nseeds, int limit, ties_result *out);
+void ties_result_free(ties_result *r);
+
+/* ties_explain without the text (items' text empty): the fitted similarity model m built
+ * from counts k with every feature (feature_fraction 1), so that its feature ids are k's. */
+void ties_rank(const pattern_model *m, const pattern_counts *k, int64_t e, const int64_t *seeds, int nseeds, int limit,
+               ties_result *out);
+
+#endif
