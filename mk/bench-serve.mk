@@ -1,7 +1,9 @@
-# make bench-serve: `probexpan serve` under load (dev/bench/bench-serve.sh): 8 clients for 60 s
-# against loopback, each repeating four autocomplete requests and one noclen expansion, then
-# the full method with 2 clients for 30 s; requests, errors, p50/p99 per kind, RSS before and
-# after. BENCH_SERVE_DATA / BENCH_SERVE_RUN: the corpus (wordnet-ese dev) and its run folder.
+# make bench-serve: `probexpan serve` under load (dev/bench/bench-serve.sh): 30 cold noclen
+# expansions and 3,000 autocomplete requests from one client, then 8 clients for 60 s against
+# loopback, each repeating four autocomplete requests and one noclen expansion, then the full
+# method with 2 clients for 30 s; requests, errors, p50/p99 per kind, the server's CPU time
+# per request, RSS before and after. BENCH_SERVE_DATA / BENCH_SERVE_RUN: the corpus
+# (wordnet-ese dev) and its run folder.
 BENCH_SERVE_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 BENCH_SERVE_RUN  ?= runs/bench-serve
 BENCH_SERVE_ARGS ?= 8 60 30

@@ -55,13 +55,14 @@ static char *find_web_dir(void) {
 
 int main(int argc, char **argv) {
     const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
-    int port = 8080;
+    int port = 8080, row_cache_mb = 128;
     const cli_option opts[] = {
         {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index), samples.mp and corpus.mp", 0, 0},
         {"data", OPT_INPUT, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
         {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
         {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
         {"web", OPT_INPUT, &web, "DIR", "folder of the web page's files (default: found beside the program)", 0, 0},
+        {"row-cache", OPT_INT, &row_cache_mb, "MB", "keep the models' unrefined rows across requests, up to MB megabytes (0: off)", 0, 65536},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"serve", "serve the JSON API and the web page for steering expansions of one run",
@@ -79,6 +80,7 @@ int main(int argc, char **argv) {
     if (access(index, R_OK) != 0) die_input(index, NULL, "missing: build it with make -f pipelines/probexpan.mk DATA=... RUN=%s index", run);
     log_info("loading %s and the sentences of %s", index, dataset);
     engine_config ec = engine_config_defaults();
+    ec.row_cache_bytes = (size_t)row_cache_mb << 20;
     engine *g = engine_open(index, &ec);
     char *samples_path = xasprintf("%s/samples.mp", run);
     if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: the samples %s was built from are needed", index);

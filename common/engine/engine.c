@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ struct engine {
     engine_config cfg;
     pattern_model *m[ENGINE_MAX_MODELS];
     int64_t *background; /* every entity row in a fixed pseudo-random order */
+    _Atomic(sparse_row *) *kept[ENGINE_MAX_MODELS]; /* [E] unrefined rows kept across queries (NULL: not yet) */
+    atomic_size_t *kept_bytes; /* their size, at most cfg.row_cache_bytes */
 };
 
 typedef struct {
@@ -48,7 +51,7 @@ static int64_t *background_order(const corpus_index *x) {
 }
 
 engine_config engine_config_defaults(void) {
-    engine_config c = {3, 0.8, 1};
+    engine_config c = {3, 0.8, 1, 0};
     return c;
 }
 
@@ -67,13 +70,24 @@ engine *engine_open(const char *index_path, const engine_config *c) {
             pc.seed = c->seed * 1000 + (uint64_t)(k + 1);
         }
         g->m[k] = pattern_model_from_counts(&pc, &g->idx.counts);
+        g->kept[k] = xcalloc((size_t)g->idx.ent.n + 1, sizeof *g->kept[k]);
     }
+    g->kept_bytes = xcalloc(1, sizeof *g->kept_bytes);
     return g;
 }
 
 void engine_free(engine *g) {
     if (!g) return;
-    for (int k = 0; k < g->cfg.models; k++) pattern_model_free(g->m[k]);
+    for (int k = 0; k < g->cfg.models; k++) {
+        pattern_model_free(g->m[k]);
+        for (int64_t e = 0; e < g->idx.ent.n; e++) {
+            sparse_row *row = atomic_load(&g->kept[k][e]);
+            if (row) sparse_row_free(row);
+            free(row);
+        }
+        free(g->kept[k]);
+    }
+    free(g->kept_bytes);
     name_index_free(&g->names);
     free(g->background);
     index_free(&g->idx);
@@ -108,31 +122,60 @@ engine_request engine_request_defaults(void) {
 /* ---- rows of one model or the mean of several, computed on demand and cached per call ---- */
 
 typedef struct {
+    const engine *g;
     int k;
-    const pattern_model *m[ENGINE_MAX_MODELS];
+    int idx[ENGINE_MAX_MODELS];
     const pattern_refinement *ref[ENGINE_MAX_MODELS];
     int64_t E;
-    sparse_row **cache;       /* [E], NULL until needed */
+    const sparse_row **cache; /* [E], NULL until needed */
+    uint8_t *owned;           /* [E] 1: cache[e] is this call's (else the engine's kept row) */
     pattern_scratch *scratch; /* the call's, shared by its sources */
     int32_t *mark;            /* mean scratch, all -1 */
     row_source src;
 } model_rows;
 
+/* Row e of model k, unrefined: the engine's kept row, or computed and then kept while the
+ * cache has room; NULL when not kept, the row then in *tmp (the caller's to free). */
+static const sparse_row *unrefined_row(const engine *g, int k, int64_t e, pattern_scratch *s, sparse_row *tmp) {
+    sparse_row *row = atomic_load_explicit(&g->kept[k][e], memory_order_acquire);
+    if (row) return row;
+    pattern_model_sparse_row(g->m[k], NULL, e, s, tmp);
+    size_t bytes = sizeof *tmp + (size_t)tmp->nnz * (sizeof *tmp->col + sizeof *tmp->val);
+    if (atomic_fetch_add(g->kept_bytes, bytes) + bytes > g->cfg.row_cache_bytes) {
+        atomic_fetch_sub(g->kept_bytes, bytes);
+        return NULL;
+    }
+    row = xmalloc(sizeof *row);
+    *row = *tmp;
+    sparse_row *other = NULL;
+    if (atomic_compare_exchange_strong_explicit(&g->kept[k][e], &other, row, memory_order_acq_rel, memory_order_acquire))
+        return row;
+    sparse_row_free(row); /* another thread kept it first */
+    free(row);
+    atomic_fetch_sub(g->kept_bytes, bytes);
+    return other;
+}
+
 static const sparse_row *rows_get(model_rows *r, int64_t e) {
     if (r->cache[e]) return r->cache[e];
-    sparse_row *out = xcalloc(1, sizeof *out);
-    if (r->k == 1) {
-        pattern_model_sparse_row(r->m[0], r->ref[0], e, r->scratch, out);
-    } else {
-        sparse_row parts[ENGINE_MAX_MODELS];
-        const sparse_row *pp[ENGINE_MAX_MODELS];
-        for (int i = 0; i < r->k; i++) {
-            pattern_model_sparse_row(r->m[i], r->ref[i], e, r->scratch, &parts[i]);
+    sparse_row parts[ENGINE_MAX_MODELS];
+    const sparse_row *pp[ENGINE_MAX_MODELS];
+    for (int i = 0; i < r->k; i++) {
+        if (r->ref[i]) {
+            pattern_model_sparse_row(r->g->m[r->idx[i]], r->ref[i], e, r->scratch, &parts[i]);
             pp[i] = &parts[i];
+        } else {
+            pp[i] = unrefined_row(r->g, r->idx[i], e, r->scratch, &parts[i]);
+            if (!pp[i]) pp[i] = &parts[i];
         }
-        sparse_row_mean(pp, r->k, out, r->mark);
-        for (int i = 0; i < r->k; i++) sparse_row_free(&parts[i]);
     }
+    if (r->k == 1 && pp[0] != &parts[0]) return r->cache[e] = pp[0]; /* the engine's */
+    sparse_row *out = xmalloc(sizeof *out);
+    if (r->k == 1) *out = parts[0];
+    else sparse_row_mean(pp, r->k, out, r->mark);
+    for (int i = 0; i < r->k && r->k > 1; i++)
+        if (pp[i] == &parts[i]) sparse_row_free(&parts[i]);
+    r->owned[e] = 1;
     return r->cache[e] = out;
 }
 
@@ -153,13 +196,15 @@ static void src_sums(void *ctx, int64_t e, double *sum, double *logsum) {
 static void rows_init(model_rows *r, const engine *g, const int *idx, int k, pattern_refinement *const *ref,
                       pattern_scratch *scratch, int32_t *mark) {
     memset(r, 0, sizeof *r);
+    r->g = g;
     r->k = k;
     r->E = g->idx.ent.n;
     for (int i = 0; i < k; i++) {
-        r->m[i] = g->m[idx[i]];
+        r->idx[i] = idx[i];
         r->ref[i] = ref ? ref[idx[i]] : NULL;
     }
-    r->cache = xcalloc((size_t)r->E, sizeof(sparse_row *));
+    r->cache = xcalloc((size_t)r->E, sizeof *r->cache);
+    r->owned = xcalloc((size_t)r->E, 1);
     r->scratch = scratch;
     r->mark = mark;
     r->src = (row_source){r->E, r, src_row, src_at, src_sums};
@@ -167,11 +212,12 @@ static void rows_init(model_rows *r, const engine *g, const int *idx, int k, pat
 
 static void rows_free(model_rows *r) {
     for (int64_t e = 0; e < r->E; e++)
-        if (r->cache[e]) {
-            sparse_row_free(r->cache[e]);
-            free(r->cache[e]);
+        if (r->owned[e]) {
+            sparse_row_free((sparse_row *)r->cache[e]);
+            free((sparse_row *)r->cache[e]);
         }
     free(r->cache);
+    free(r->owned);
 }
 
 /* ---- one query ---- */

@@ -18,14 +18,17 @@
  *           scored and ensembled again; final search and re-ranking
  * The search reads the ensemble's rows only where it needs them: each row r(e) is computed on
  * demand from the sparse profiles as a background plus its nonzeros (common/method/sparse_row.h)
- * and cached for the call. Negative seeds are kept out of every search and, in the contrastive
- * variants, join E_neg of the refinement (a rejected entity is a hard negative); accepted
- * entities join E_pos (and stay candidates). The re-ranking is the official code's (sum
- * aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
+ * and cached for the call; with row_cache_bytes > 0 the unrefined rows of the K models (the
+ * same for every query) are also kept in the engine across queries, up to that many bytes
+ * (filled on first use, never evicted, shared by the threads), so a server answering related
+ * seed sets computes each row once. Negative seeds are kept out of every search and, in the
+ * contrastive variants, join E_neg of the refinement (a rejected entity is a hard negative);
+ * accepted entities join E_pos (and stay candidates). The re-ranking is the official code's
+ * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
  *
  * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
- * sizes)) per model; memory O(E + rows touched x nonzeros). The rankings equal those of the
- * batch stages on the same models (tests/stage/query.sh). */
+ * sizes)) per model; memory O(E + rows touched x nonzeros), plus the kept rows. The rankings
+ * equal those of the batch stages on the same models (tests/stage/query.sh). */
 #ifndef PROBEXPAN_ENGINE_H
 #define PROBEXPAN_ENGINE_H
 
@@ -42,6 +45,7 @@ typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
     double feature_fraction; /* models 2..K keep a seeded subset of about this fraction (0.8) */
     uint64_t seed;           /* model k > 1 uses the subset seed seed * 1000 + k (1) */
+    size_t row_cache_bytes;  /* unrefined rows kept across queries, at most this many bytes (0) */
 } engine_config;
 
 engine_config engine_config_defaults(void);

@@ -1,29 +1,55 @@
 #!/usr/bin/env bash
 # bench-serve.sh: the load test of `probexpan serve` (make bench-serve). Builds the corpus
-# index of DATA into RUN (once), starts the server on a free loopback port, and runs
-# dev/bench/serve_load: CLIENTS clients for SECONDS s, each repeating four autocomplete
-# requests and one noclen expansion; then a shorter run of the full method with 2 clients.
-# Prints requests served, errors (must be 0), p50/p99 per kind, and the server's RSS before,
-# after the noclen load and at the end.
+# index of DATA into RUN (once), starts the server on a free loopback port and drives it with
+# dev/bench/serve_load:
+#   1. cold: one client, 30 noclen expansions of size 50 on a fresh server (nothing kept yet);
+#   2. one client, 3,000 autocomplete requests;
+#   3. the load: CLIENTS clients for SECONDS s, each repeating four autocomplete requests and
+#      one noclen expansion of size 50;
+#   4. the full method: 2 clients for FULL_SECONDS s.
+# Each phase prints requests served, errors (must be 0), p50/p99 per kind, and the server's
+# CPU time per request (from /proc/PID/stat: user + system, all threads, over the phase) —
+# the figure that does not depend on what else the machine runs; the wall-clock latencies
+# do. Then the server's RSS after loading, halfway through the load, after it and at the end
+# (it grows while the rows kept across requests fill their --row-cache budget, 128 MB, then
+# stays flat), and SIGTERM's exit status. Exits 1 when a phase had an error or the server did
+# not exit 0.
 #   bench-serve.sh BIN LOAD DATA RUN [CLIENTS SECONDS FULL_SECONDS]
 set -euo pipefail
 bin=$1 load=$2 data=$3 run=$4 clients=${5:-8} secs=${6:-60} full_secs=${7:-30}
 make --no-print-directory -f pipelines/probexpan.mk BIN="$bin" DATA="$data" RUN="$run" index >/dev/null
-out=$(mktemp) err=$(mktemp)
+out=$(mktemp) err=$(mktemp) phase_out=$(mktemp)
 "$bin/serve" --run "$run" --port 0 >"$out" 2>"$err" &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; rm -f "$out" "$err"' EXIT
+trap 'kill $pid 2>/dev/null || true; rm -f "$out" "$err" "$phase_out"' EXIT
 for _ in $(seq 1 600); do grep -q '^listening on' "$out" && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$out")
 [ -n "$url" ] || { cat "$err" >&2; exit 1; }
 port=${url##*:}; port=${port%/}
+tck=$(getconf CLK_TCK)
 rss() { awk '/^VmRSS/ { printf "%.1f MB", $2 / 1024 }' "/proc/$pid/status"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+status=0
+# phase TITLE LOAD-ARGS...: one serve_load run, then the server's CPU time per request
+phase() {
+    local title=$1 c0 c1 n; shift
+    echo "-- $title"
+    c0=$(cpu_ticks)
+    "$load" 127.0.0.1 "$port" "$@" | tee "$phase_out" || status=1
+    c1=$(cpu_ticks)
+    n=$(sed -n 's/.*: \([0-9]*\) requests served.*/\1/p' "$phase_out")
+    awk -v t=$((c1 - c0)) -v hz="$tck" -v n="${n:-0}" \
+        'BEGIN { if (n > 0) printf "server CPU time: %.3f s for %d requests = %.3f ms per request\n", t / hz, n, 1000 * t / hz / n }'
+}
 echo "== probexpan serve on $run ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
 echo "RSS after loading: $(rss)"
-status=0
-"$load" 127.0.0.1 "$port" --clients "$clients" --seconds "$secs" --variant noclen --size 50 || status=1
-echo "RSS after the noclen load: $(rss)"
-"$load" 127.0.0.1 "$port" --clients 2 --seconds "$full_secs" --variant full --size 50 --seed 2 || status=1
+phase "cold: 1 client, 30 noclen expansions (no row kept yet)" --clients 1 --only expand --requests 30 --variant noclen --size 50 --seed 3
+phase "autocomplete alone: 1 client, 3,000 requests" --clients 1 --only autocomplete --requests 3000 --seed 4
+(sleep $((secs / 2)); echo "RSS halfway through the load: $(rss)") &
+phase "load: $clients clients for $secs s, 4 autocomplete + 1 noclen expansion each round" --clients "$clients" --seconds "$secs" --variant noclen --size 50
+wait $!
+echo "RSS after the load: $(rss)"
+phase "full method: 2 clients for $full_secs s" --clients 2 --seconds "$full_secs" --only expand --variant full --size 50 --seed 2
 echo "RSS at the end: $(rss)"
 kill -TERM $pid
 wait $pid && echo "SIGTERM: exit 0" || { echo "SIGTERM: exit $?"; status=1; }

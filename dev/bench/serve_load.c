@@ -3,8 +3,12 @@
  * prefix of 1-4 letters of a known name) then one expansion (three seeds drawn from the
  * most-mentioned entities, the given variant and size). Prints requests served, errors
  * (anything but 200, or a broken connection) and the p50/p99/max latency of each kind.
+ * --only autocomplete|expand sends that kind alone; --requests N stops each client after N
+ * requests (with --seconds as a time limit) — a fixed amount of work, for measuring the
+ * server's CPU time per request.
  *
  *   serve_load HOST PORT [--clients 8] [--seconds 60] [--variant noclen] [--size 50] [--seed 1]
+ *                        [--only autocomplete|expand] [--requests N]
  *
  * The seeds are drawn from the server's own /api/entities answer, so the load fits any run. */
 #include <arpa/inet.h>
@@ -30,7 +34,8 @@ typedef struct {
 
 static const char *host;
 static int port, clients = 8, seconds = 60, size = 50;
-static const char *variant = "noclen";
+static const char *variant = "noclen", *only = NULL;
+static int64_t max_requests = INT64_MAX;
 static unsigned seed = 1;
 static int64_t pool_eid[POOL];
 static char *pool_name[POOL];
@@ -110,11 +115,13 @@ static void *run_client(void *arg) {
     unsigned r = seed * 7919u + (unsigned)c->id;
     int fd = -1;
     char head[1024], payload[512];
-    while (now_ms() < t_end) {
-        for (int k = 0; k < 5 && now_ms() < t_end; k++) {
-            int status;
+    int64_t sent = 0;
+    while (now_ms() < t_end && sent < max_requests) {
+        for (int k = 0; k < 5 && now_ms() < t_end && sent < max_requests; k++) {
+            int status, autocomplete = only ? !strcmp(only, "autocomplete") : k < 4;
             double t0 = now_ms();
-            if (k < 4) {
+            sent++;
+            if (autocomplete) {
                 const char *name = pool_name[rand_r(&r) % (unsigned)pool_n];
                 int plen = 1 + (int)(rand_r(&r) % 4);
                 char prefix[16] = "";
@@ -156,7 +163,7 @@ static void report(const char *what, latencies *l) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--seed N]\n");
+        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--seed N] [--only autocomplete|expand] [--requests N]\n");
         return 2;
     }
     host = argv[1];
@@ -167,9 +174,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--variant")) variant = argv[i + 1];
         else if (!strcmp(argv[i], "--size")) size = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed")) seed = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--only")) only = argv[i + 1];
+        else if (!strcmp(argv[i], "--requests")) max_requests = atoll(argv[i + 1]);
         else { fprintf(stderr, "serve_load: unknown option %s\n", argv[i]); return 2; }
     }
-    if (clients < 1 || clients > 256 || seconds < 1) { fprintf(stderr, "serve_load: bad --clients or --seconds\n"); return 2; }
+    if (clients < 1 || clients > 256 || seconds < 1 || max_requests < 1 ||
+        (only && strcmp(only, "autocomplete") && strcmp(only, "expand"))) {
+        fprintf(stderr, "serve_load: bad --clients, --seconds, --requests or --only\n");
+        return 2;
+    }
     int fd = -1;
     char *body = NULL, head[128];
     snprintf(head, sizeof head, "GET /api/entities?limit=%d HTTP/1.1\r\n", POOL);

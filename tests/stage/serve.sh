@@ -93,6 +93,15 @@ jq -e '(.entities | length) == 20 and ([.entities[].rank] == [range(1; 21)]) and
 jq -e '[.entities[].name] | (index("Ohio") == null and index("Texas") == null and index("Iowa") == null and index("Utah") == null)' "$WORK/body" >/dev/null &&
     pass expand_excludes_seeds_and_negatives || fail expand_excludes_seeds_and_negatives
 jq -e '.seeds | map(.name) == ["Ohio","Texas","Iowa"]' "$WORK/body" >/dev/null && pass expand_echoes_seeds || fail expand_echoes_seeds
+# the rows kept across requests (--row-cache) change nothing: a repeated request, and the
+# query command (which keeps none), give the same ranking, for noclen and for the full method
+cli_eids() { "$PROBEXPAN_BIN/query" --run "$RUN" --seeds Ohio,Texas,Iowa --negative-seeds Utah --size "$1" --variant "$2" 2>/dev/null | awk -F'\t' 'NR > 1 { print $2 }' | paste -sd,; }
+expect_post expand_again 200 '{"seeds":["Ohio","Texas","Iowa"],"negative_seeds":["Utah"],"size":20,"variant":"noclen"}'
+[ "$(jq -r '[.entities[].eid] | join(",")' "$WORK/body")" = "$(jq -r '[.entities[].eid] | join(",")' "$WORK/expand1.json")" ] &&
+    [ "$(jq -r '[.entities[].eid] | join(",")' "$WORK/body")" = "$(cli_eids 20 noclen)" ] && pass kept_rows_noclen || fail kept_rows_noclen
+expect_post expand_full 200 '{"seeds":["Ohio","Texas","Iowa"],"negative_seeds":["Utah"],"size":10,"variant":"full"}'
+[ "$(jq -r '[.entities[].eid] | join(",")' "$WORK/body")" = "$(cli_eids 10 full)" ] && pass kept_rows_full ||
+    fail kept_rows_full "$(jq -c '[.entities[].eid]' "$WORK/body") vs $(cli_eids 10 full)"
 first=$(jq -r '.entities[0].name' "$WORK/expand1.json")
 second=$(jq -r '.entities[1].eid' "$WORK/expand1.json")
 expect_post expand_accepted 200 "{\"seeds\":[\"Ohio\",\"Texas\",\"Iowa\"],\"accepted\":[$second],\"negative_seeds\":[\"Utah\",\"$first\"],\"size\":20,\"variant\":\"noclen\"}"
