@@ -7,7 +7,7 @@
  * --max-samples-per-entity keeps a --seed-determined random subset. Writes the
  * `samples` artifact (schemas/samples.md): the entity index (row i <-> eid, used
  * by every later stage), a per-entity sample table and the token stream, read
- * through common/samples.h. Two streaming passes over the corpus: the first
+ * through common/artifacts/samples.h. Two streaming passes over the corpus: the first
  * decides and lays out, the second writes the tokens.
  * --contrastive instead builds the `pairs` artifact of contrastive learning from
  * a ranking, the queries and a samples artifact (model/pairs_build.h, schemas/pairs.md). */

@@ -7,7 +7,7 @@
  *
  * Mode --samples FILE --out dists.mp: for every entity row of a samples artifact, the mean
  * over its samples of softmax(head), streamed into a dists artifact
- * (common/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
+ * (common/model/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
  * samples of an entity (seeded draw, --seed). Under mpirun the ranks split the forward
  * batches and rank 0 writes the artifact, identical to a single-process run.
  * (Each mode is one run_* function below; main only parses options and dispatches.) */

@@ -1,7 +1,7 @@
 /* pattern-dists: the from-scratch entity model (issue 9) — writes the same dists artifact
  * as train-mlm + infer, estimated from counts of the context features around each sample's
  * [MASK] (n-gram patterns and a bag of nearby words) instead of a trained encoder
- * (common/pattern_model.h): seconds instead of hours, and nothing to memorise. expand,
+ * (common/model/pattern_model.h): seconds instead of hours, and nothing to memorise. expand,
  * rerank and score-models use its output unchanged; --feature-fraction with K seeds gives K
  * different models for ProbExpan's ensemble and model selection; --pairs is the contrastive
  * phase (what train-cl is for an encoder): feature weights refined on the pairs' classes. */

@@ -3,9 +3,9 @@
  * Reads entity2id.txt and sentences.json (JSON lines, parsed one line at a time
  * with jansson, streamed from a folder or an archive) and writes the vocabulary,
  * the entity table and every sentence as wordpiece ids, each mention mapped to
- * its wordpiece span (schemas/corpus.md). Lines are parsed by common/sentences.h:
+ * its wordpiece span (schemas/corpus.md). Lines are parsed by common/dataset/sentences.h:
  * each word of `tokens` is encoded on its own with the uncased BERT tokenizer
- * (lowercasing, accents, punctuation: common/wordpiece.h), so a mention's words
+ * (lowercasing, accents, punctuation: common/text/wordpiece.h), so a mention's words
  * map to a contiguous span; a mention whose words give no wordpiece at all is
  * dropped, counted in a warning and the `mentions_dropped` metric.
  * `--whole-words` is the official ProbExpan encoding instead: each lowercased
@@ -52,7 +52,7 @@ typedef struct {
 
 #define BATCH_BYTES (512u << 10)
 
-/* One line (common/sentences.h): counts its words or packs it as a corpus
+/* One line (common/dataset/sentences.h): counts its words or packs it as a corpus
  * sentence. Returns 0, or -1 with the reason in b->err. */
 static int encode_line(const sentence_opts *sh, sentence *c, batch *b, int64_t lineno, const char *line, size_t len) {
     int r = sentence_parse(sh, line, len, c, sh->vocab ? NULL : &b->counts, b->err, sizeof b->err);

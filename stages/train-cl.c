@@ -5,8 +5,8 @@
  * two forward calls, hard-negative loss with t, τ⁺, β, gradient weight 7, cl_lr), then one
  * masked-entity prediction pass (train-mlm's epoch, lr). Checkpoints (OUT/epoch-N, HF layout
  * with the entity and projection heads), --resume, progress, the frozen-prefix cache and the
- * catalog metrics are train-mlm's (common/trainer.h); the contrastive passes are
- * common/cl_train.h. The checkpoints feed `infer` unchanged.
+ * catalog metrics are train-mlm's (common/model/trainer.h); the contrastive passes are
+ * common/model/cl_train.h. The checkpoints feed `infer` unchanged.
  *
  * Under mpirun the ranks are data-parallel replicas (each encodes its share of every batch;
  * the projection head and the loss see the whole batch; rank 0 writes), as in train-mlm. */

@@ -110,7 +110,7 @@ void expansion_record_free_lists(expansion_record *r) {
     r->kl_score = NULL;
 }
 
-void expansion_record_free(expansion_record *r) {
+static void expansion_record_free(expansion_record *r) {
     for (int i = 0; i < r->nseeds; i++) free(r->seed_names[i]);
     for (int i = 0; i < r->n; i++) free(r->names[i]);
     free(r->class_name);

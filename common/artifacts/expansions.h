@@ -44,7 +44,6 @@ void expansion_record_pack(msgpack_packer *pk, const expansion_record *r);
 /* Reads an `expansions` or `ranked` artifact (exit 3 on any defect). */
 void expansion_set_read(expansion_set *s, const char *path);
 void expansion_set_free(expansion_set *s);
-void expansion_record_free(expansion_record *r);
 /* Allocates the ranked record's entity lists (eids, names, scores, order, kl_rank, kl_score)
  * for r->n entities; expansion_record_free_lists releases them only (the names they point to
  * are borrowed), for a writer that fills a record from its own data. */

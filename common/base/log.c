@@ -17,7 +17,8 @@ double now_seconds(void) {
 
 static double start_time;
 __attribute__((constructor)) static void log_init(void) { start_time = now_seconds(); }
-double elapsed_seconds(void) { return now_seconds() - start_time; }
+/* Seconds since the program started (monotonic clock). */
+static double elapsed_seconds(void) { return now_seconds() - start_time; }
 
 static void vlog(const char *tag, const char *fmt, va_list ap) {
     fprintf(stderr, "%s: %s", pe_progname, tag);

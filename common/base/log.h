@@ -13,8 +13,6 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: done: <message>, <elapsed> s" — the last stderr line of a program. */
 void log_done(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Seconds since the program started (monotonic clock). */
-double elapsed_seconds(void);
 double now_seconds(void);
 
 typedef struct {

@@ -19,7 +19,7 @@ void rng_seed(rng_t *r, uint64_t seed) {
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t rng_u64(rng_t *r) {
+static uint64_t rng_u64(rng_t *r) {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
     s[2] ^= s[0];

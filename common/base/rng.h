@@ -8,7 +8,6 @@
 typedef struct { uint64_t s[4]; } rng_t;
 
 void rng_seed(rng_t *r, uint64_t seed);
-uint64_t rng_u64(rng_t *r);
 /* Uniform in [0, n) without modulo bias; n > 0. */
 uint64_t rng_below(rng_t *r, uint64_t n);
 /* Uniform in [0, 1). */

@@ -88,6 +88,8 @@ static void param_option(void *ctx, const cli_value *v) {
     }
 }
 
+static int catalog_known_sha256(const char *path, char out[65]);
+
 void catalog_begin(const char *default_dir) {
     static const artifact_hooks hooks = {catalog_known_sha256, catalog_add_output};
     artifact_set_hooks(&hooks);
@@ -133,7 +135,8 @@ void catalog_add_output(const char *path, const char *kind, int schema, unsigned
     }
 }
 
-const char *catalog_path(void) {
+/* Catalog path that this run uses. */
+static const char *catalog_path(void) {
     if (run.db_path) return run.db_path;
     if (run.noutputs) {
         char *copy = xstrdup(run.outputs[0].path);
@@ -145,7 +148,10 @@ const char *catalog_path(void) {
     return run.db_path;
 }
 
-int catalog_known_sha256(const char *path, char out[65]) {
+/* The sha256 recorded for an artifact at `path` whose size and modification time
+ * still match the file on disk (so it was not changed since it was written): lets
+ * stages skip re-hashing multi-GB inputs. Returns 1 and fills out, else 0. */
+static int catalog_known_sha256(const char *path, char out[65]) {
     struct stat st;
     char *real = realpath(path, NULL);
     if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -29,12 +29,4 @@ void catalog_add_output(const char *path, const char *kind, int schema, unsigned
  * (normal exit) or the die*() code; calling it explicitly is allowed. */
 void catalog_finish(int status);
 
-/* The sha256 recorded for an artifact at `path` whose size and modification time
- * still match the file on disk (so it was not changed since it was written): lets
- * stages skip re-hashing multi-GB inputs. Returns 1 and fills out, else 0. */
-int catalog_known_sha256(const char *path, char out[65]);
-
-/* Catalog path that this run uses. */
-const char *catalog_path(void);
-
 #endif

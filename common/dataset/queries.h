@@ -2,7 +2,7 @@
  * to rows of a dists artifact.
  *
  * Sources:
- *  - a dataset (folder or archive): query/<class>.txt via common/dataset.h; every
+ *  - a dataset (folder or archive): query/<class>.txt via common/dataset/dataset.h; every
  *    seed eid must be an entity of the dataset's entity2id.txt (when it has one)
  *    and have a row in the dists — otherwise exit 3 naming class and query;
  *  - a query file (a regular file named *.txt): class = the file's stem, one

@@ -4,7 +4,7 @@
  * For candidate row e and the current set's members m_0..m_{n-1} (expansion
  * order, seeds first): d = p = 1/V_e everywhere; d[e] = r(e)[e]; d[m_i] =
  * p * c_i (a member assignment wins when e itself is a member, as in re-ranking);
- * d is then normalised to sum 1, and so is r(e) (common/kl.h conventions).
+ * d is then normalised to sum 1, and so is r(e) (common/method/kl.h conventions).
  * Member multipliers c_i:
  *   ANCHOR_GEOMETRIC   alpha * 2^-floor(i / tau)                (default)
  *   ANCHOR_EXPAND_BANDS  x1000 for i <= 40, x500 for 41..74, x300 beyond (--official)

@@ -3,7 +3,7 @@
  * Class score: over every ordered pair (a, b), a != b, of the class's seed rows,
  * copy the two distributions, set r_a[b] <- r_b[b] and r_b[a] <- r_a[a] (each
  * loses its own peak, which every entity predicts for itself), and take
- * KL(r_a || r_b) (common/kl.h); the class score is the mean over the pairs.
+ * KL(r_a || r_b) (common/method/kl.h); the class score is the mean over the pairs.
  * Model score: geometric mean of its class scores. Lower is more consistent. */
 #ifndef PROBEXPAN_MODELSCORE_H
 #define PROBEXPAN_MODELSCORE_H

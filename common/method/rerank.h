@@ -2,7 +2,7 @@
  *
  * For each expanded entity e_i (i = 1-based expansion order, seeds excluded),
  * s(e_i) = -KL(d || r(e_i)) with the whole final set (seeds first) as anchor
- * members (common/anchor.h; e_i is itself a member there). Sorting by s
+ * members (common/method/anchor.h; e_i is itself a member there). Sorting by s
  * descending gives rank(e_i) (1-based; ties keep expansion order). Aggregate:
  *   RERANK_GEO  sqrt(1/i * 1/rank(e_i))   (paper, default)
  *   RERANK_SUM  mu/i + 1/rank(e_i)         (official code, --aggregate sum --mu 9)

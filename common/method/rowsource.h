@@ -19,7 +19,7 @@ typedef struct {
     const float *(*row)(void *ctx, int64_t e, float *scratch);
     /* r(e)[j] */
     float (*at)(void *ctx, int64_t e, int64_t j);
-    /* sum_j r(e)[j] and sum_j kl_log(r(e)[j]) (common/kl.h) */
+    /* sum_j r(e)[j] and sum_j kl_log(r(e)[j]) (common/method/kl.h) */
     void (*sums)(void *ctx, int64_t e, double *sum, double *logsum);
 } row_source;
 

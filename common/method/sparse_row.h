@@ -23,7 +23,7 @@ typedef struct {
     int32_t *col;      /* ascending */
     float *val;
     double sum;        /* sum of all n values */
-    double logsum;     /* sum of kl_log of all n values (common/kl.h) */
+    double logsum;     /* sum of kl_log of all n values (common/method/kl.h) */
 } sparse_row;
 
 /* Fills sum and logsum from background and the listed values. */

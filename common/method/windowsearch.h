@@ -1,7 +1,7 @@
 /* windowsearch: the expansion loop of ProbExpan (docs/design.md §3 Expansion).
  *
- * Per query, L_cur = seeds; each step orders the candidates (common/candidates.h),
- * scores the first w with the anchor distribution (common/anchor.h) and appends
+ * Per query, L_cur = seeds; each step orders the candidates (common/method/candidates.h),
+ * scores the first w with the anchor distribution (common/method/anchor.h) and appends
  * the best (ties: the earlier candidate), until `size` entities were added or no
  * candidate is left. Window:
  *   default   w = floor(w0 + g * floor(|L_cur| / s))

@@ -26,7 +26,7 @@
  *
  * feature_fraction < 1 keeps a seeded pseudo-random subset of the features, so K models with
  * K seeds differ (the ensemble of ProbExpan's phase 1; SetExpan ensembles feature subsets the
- * same way). Rows are computed in parallel (common/parallel.h) and are identical for every
+ * same way). Rows are computed in parallel (common/base/parallel.h) and are identical for every
  * thread count. Memory: O(samples + feature-entity pairs + threads x E); no E x E matrix. */
 #ifndef PROBEXPAN_PATTERN_MODEL_H
 #define PROBEXPAN_PATTERN_MODEL_H

@@ -36,7 +36,8 @@ static int is_prefix_tensor(const char *name, int P) {
     return sscanf(name, "encoder.layer.%d.", &l) == 1 && l < P;
 }
 
-void prefix_fingerprint(const bert_model *m, char out[65]) {
+/* sha256 (hex) over the prefix-shaping config fields and the frozen tensors of m. */
+static void prefix_fingerprint(const bert_model *m, char out[65]) {
     const bert_config *c = &m->cfg;
     int P = bert_prefix_layers(m);
     char desc[256];

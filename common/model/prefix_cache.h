@@ -29,8 +29,6 @@
 
 typedef struct prefix_cache prefix_cache;
 
-/* sha256 (hex) over the prefix-shaping config fields and the frozen tensors of m. */
-void prefix_fingerprint(const bert_model *m, char out[65]);
 
 /* Opens the cache at path for samples s (file sha256 samples_sha) and model m (F >= 1),
  * building it first if the file does not exist. dtype: "f16" or "bf16" (used only when

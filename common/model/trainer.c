@@ -344,7 +344,9 @@ void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b,
         prefix_cache_rows(t->cache, ids[i], *prefix + (size_t)b->off[i] * c->hidden);
 }
 
-void trainer_load_batch(trainer *t, const int64_t *ids, int n) {
+/* Packs samples ids[0..n) into t->b and, with a cache, their prefix rows into t->prefix.
+ * The prefix argument for bert_forward_train is then trainer_prefix(t). */
+static void trainer_load_batch(trainer *t, const int64_t *ids, int n) {
     trainer_load_batch_to(t, ids, n, &t->b, &t->prefix, &t->prefix_cap);
 }
 
@@ -388,7 +390,10 @@ void trainer_sum_grads(trainer *t, const param_list *replicated) {
     free(buf);
 }
 
-double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step) {
+/* One MEP step on samples ids[0..n): forward, loss, backward, AdamW. Returns the loss;
+ * a non-finite loss exits 3 naming epoch and step. In an MPI job every rank passes the same
+ * ids and computes its contiguous share; the returned loss is the whole batch's. */
+static double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step) {
     int V = t->head.V, R = cluster_size(), r = cluster_rank();
     /* Data parallelism: rank r takes samples [lo, hi) of the global batch; its gradient is
      * scaled by its share (hi-lo)/n so that the sum over ranks is the global batch mean. */

@@ -115,11 +115,9 @@ void trainer_open(trainer *t, const trainer_opts *o);
 /* Registers another trainable module (optimizer, checkpoints, resume); before start. */
 void trainer_add_params(trainer *t, param_list *l);
 void trainer_start(trainer *t);
-/* Packs samples ids[0..n) into t->b and, with a cache, their prefix rows into t->prefix.
- * The prefix argument for bert_forward_train is then trainer_prefix(t). */
-void trainer_load_batch(trainer *t, const int64_t *ids, int n);
-/* The same into a caller-owned batch and prefix buffer (*prefix grown as needed, *cap its
- * size in floats; both start zeroed), e.g. the two views of a contrastive step. *prefix is
+/* Packs samples ids[0..n) into a caller-owned batch and, with a cache, their prefix rows into
+ * a caller-owned buffer (*prefix grown as needed, *cap its size in floats; both start
+ * zeroed), e.g. the two views of a contrastive step. *prefix is
  * left untouched when there is no cache (pass NULL to bert_forward_train then). */
 void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b, float **prefix,
                            size_t *cap);
@@ -131,11 +129,6 @@ static inline const float *trainer_prefix(const trainer *t) { return t->cache ? 
  * the ranks, in every rank, so that the replicas take the same AdamW step; `replicated` (or
  * NULL) is a list whose gradient every rank computed whole, left as it is. One rank: no-op. */
 void trainer_sum_grads(trainer *t, const param_list *replicated);
-
-/* One MEP step on samples ids[0..n): forward, loss, backward, AdamW. Returns the loss;
- * a non-finite loss exits 3 naming epoch and step. In an MPI job every rank passes the same
- * ids and computes its contiguous share; the returned loss is the whole batch's. */
-double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step);
 /* One MEP epoch (draw, shuffle, batches, progress). Returns the mean loss; also stores
  * it and the training accuracy in t->loss[epoch], t->accuracy[epoch]. */
 double trainer_mep_epoch(trainer *t, int epoch);

@@ -900,21 +900,3 @@ void bert_backward(bert_model *m, bert_acts *a, const bert_batch *b, const float
     for (int i = 0; i < m->params.n; i++)
         if (m->params.p[i].grad) m->params.p[i].has_grad = 1;
 }
-
-static double lin_flops(double n, double in, double out) { return 2.0 * n * in * out; }
-
-double bert_forward_flops(const bert_model *m, const bert_batch *b, int with_prefix) {
-    const bert_config *c = &m->cfg;
-    double H = c->hidden, F = c->ffn, T = b->T, B = b->B, nh = c->heads, att_full = 0;
-    for (int s = 0; s < b->B; s++) {
-        double n = b->off[s + 1] - b->off[s];
-        att_full += 4.0 * n * n * H;
-    }
-    double full = lin_flops(T, H, H) * 4 + lin_flops(T, H, F) * 2 + att_full;
-    /* top: q, Wkᵀq, Wv·xbar, attention output on B rows; scores and xbar over T rows */
-    double top = lin_flops(B, H, H) * 4 + lin_flops(B, H, F) * 2 + 4.0 * nh * T * H;
-    int P = bert_prefix_layers(m);
-    double f = top + full * (c->layers - 1 - P);
-    if (with_prefix) f += full * P;
-    return f;
-}

@@ -124,8 +124,4 @@ void bert_forward_train(bert_model *m, bert_acts *a, const bert_batch *b,
  * accumulates into m->g and sets has_grad. Does nothing useful when everything is frozen. */
 void bert_backward(bert_model *m, bert_acts *a, const bert_batch *b, const float *d_hidden);
 
-/* FLOPs of one forward of a batch (matrix products and attention), for benchmarks:
- * prefix layers counted only if with_prefix; the top layer at [MASK] only. */
-double bert_forward_flops(const bert_model *m, const bert_batch *b, int with_prefix);
-
 #endif

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "base/error.h"
-#include "base/log.h"
 #include "base/parallel.h"
 
 /* Loops that GCC vectorises only with -ftree-vectorize (the project builds with -O2). */
@@ -350,23 +349,4 @@ void f32_to_bf16_n(uint16_t *dst, const float *src, size_t n) {
 }
 void bf16_to_f32_n(float *dst, const uint16_t *src, size_t n) {
     for (size_t i = 0; i < n; i++) dst[i] = bf16_to_f32(src[i]);
-}
-
-double sgemm_gflops(int m, int n, int k, int reps) {
-    float *a = xmalloc((size_t)m * k * sizeof(float)), *b = xmalloc((size_t)k * n * sizeof(float));
-    float *c = xmalloc((size_t)m * n * sizeof(float));
-    for (size_t i = 0; i < (size_t)m * k; i++) a[i] = (float)(i % 7) * 0.1f;
-    for (size_t i = 0; i < (size_t)k * n; i++) b[i] = (float)(i % 5) * 0.1f;
-    double best = 1e30;
-    for (int r = 0; r < reps + 1; r++) {
-        double t0 = now_seconds();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f,
-                    c, n);
-        double t = now_seconds() - t0;
-        if (r > 0 && t < best) best = t; /* the first call is a warm-up */
-    }
-    free(a);
-    free(b);
-    free(c);
-    return 2.0 * m * n * k / best / 1e9;
 }

@@ -50,7 +50,4 @@ void f16_to_f32_n(float *dst, const uint16_t *src, size_t n);
 void f32_to_bf16_n(uint16_t *dst, const float *src, size_t n);
 void bf16_to_f32_n(float *dst, const uint16_t *src, size_t n);
 
-/* GFLOP/s of the best of `reps` timed sgemm calls of [m,k]·[k,n] (the machine's peak). */
-double sgemm_gflops(int m, int n, int k, int reps);
-
 #endif

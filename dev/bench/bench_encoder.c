@@ -31,6 +31,46 @@
 
 #define V_E 10000
 
+static double lin_flops(double n, double in, double out) { return 2.0 * n * in * out; }
+
+/* FLOPs of one forward of a batch (matrix products and attention): prefix layers counted
+ * only if with_prefix; the top layer at [MASK] only. */
+static double bert_forward_flops(const bert_model *m, const bert_batch *b, int with_prefix) {
+    const bert_config *c = &m->cfg;
+    double H = c->hidden, F = c->ffn, T = b->T, B = b->B, nh = c->heads, att_full = 0;
+    for (int s = 0; s < b->B; s++) {
+        double n = b->off[s + 1] - b->off[s];
+        att_full += 4.0 * n * n * H;
+    }
+    double full = lin_flops(T, H, H) * 4 + lin_flops(T, H, F) * 2 + att_full;
+    /* top: q, Wkᵀq, Wv·xbar, attention output on B rows; scores and xbar over T rows */
+    double top = lin_flops(B, H, H) * 4 + lin_flops(B, H, F) * 2 + 4.0 * nh * T * H;
+    int P = bert_prefix_layers(m);
+    double f = top + full * (c->layers - 1 - P);
+    if (with_prefix) f += full * P;
+    return f;
+}
+
+/* GFLOP/s of the best of `reps` timed sgemm calls of [m,k]·[k,n] (the machine's peak). */
+static double sgemm_gflops(int m, int n, int k, int reps) {
+    float *a = xmalloc((size_t)m * k * sizeof(float)), *b = xmalloc((size_t)k * n * sizeof(float));
+    float *c = xmalloc((size_t)m * n * sizeof(float));
+    for (size_t i = 0; i < (size_t)m * k; i++) a[i] = (float)(i % 7) * 0.1f;
+    for (size_t i = 0; i < (size_t)k * n; i++) b[i] = (float)(i % 5) * 0.1f;
+    double best = 1e30;
+    for (int r = 0; r < reps + 1; r++) {
+        double t0 = now_seconds();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f,
+                    c, n);
+        double t = now_seconds() - t0;
+        if (r > 0 && t < best) best = t; /* the first call is a warm-up */
+    }
+    free(a);
+    free(b);
+    free(c);
+    return 2.0 * m * n * k / best / 1e9;
+}
+
 typedef struct {
     const char *name;
     int layers, hidden, heads, ffn, frozen;

@@ -1,6 +1,6 @@
 /* context_encoder (research code of issue 9, not part of the library): a shallow,
  * fastText-style encoder of a masked sample, measured as a from-scratch alternative to
- * BERT and superseded by the pattern model (common/pattern_model.h; README "From
+ * BERT and superseded by the pattern model (common/model/pattern_model.h; README "From
  * scratch"). It produces the same [B, H] "hidden at [MASK]" that bert_forward_train
  * does, so the entity head, the loss, AdamW and checkpoints work unchanged.
  *
@@ -70,7 +70,7 @@ void ctx_create(context_encoder *m, const ctx_config *c);     /* zero weights */
 void ctx_init_random(context_encoder *m, rng_t *rng);
 void ctx_free(context_encoder *m);
 
-/* Model directory (the checkpoint layout of common/checkpoint.h with this config):
+/* Model directory (the checkpoint layout of common/nn/checkpoint.h with this config):
  * DIR/config.json = {"model_type": "probexpan-context", "context_encoder": {..},
  * "probexpan": {"num_entities": V_e, "mask_token_id": ..}}, written to a temporary
  * name and renamed; DIR/model.safetensors holds "ctx.embeddings" and the head. */

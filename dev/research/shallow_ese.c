@@ -1,10 +1,10 @@
 /* shallow_ese: research driver for issue 9 (not shipped). Reads an ESE dataset
- * straight through common/dataset.h (word-level ids: lower-cased words, mentions
+ * straight through common/dataset/dataset.h (word-level ids: lower-cased words, mentions
  * replaced by [MASK]), then either
- *   --mode ctx : trains the shallow context encoder (common/context_encoder.h) with
+ *   --mode ctx : trains the shallow context encoder (dev/research/context_encoder.h) with
  *                an entity head on the entity-prediction objective (label
  *                smoothing), computes r(e) (optionally out-of-fold), and evaluates
- *                ProbExpan's window search + re-ranking (common/windowsearch.h,
+ *                ProbExpan's window search + re-ranking (common/method/windowsearch.h,
  *                rerank.h) and the plain seed-mean ranking with MAP@10/20/50;
  *   --mode sgns: trains skip-gram with negative sampling on sentences whose
  *                mentions are single entity tokens and ranks entities by cosine to

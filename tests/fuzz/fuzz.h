@@ -2,7 +2,7 @@
  *
  * Every parser under test reads files, so a target writes the input to a
  * per-process scratch path (fuzz_path, in memory when /dev/shm exists) and
- * calls the parser inside FUZZ_TRY, which traps die*() (common/error.h error_set_trap) and silences stderr while
+ * calls the parser inside FUZZ_TRY, which traps die*() (common/base/error.h error_set_trap) and silences stderr while
  * the parser runs. Contract checked here: bad input ends in die_input (exit
  * code 3). A trapped die with any other code (1 = "I/O or internal error",
  * 2 = usage) on a file the fuzzer wrote is reported as a finding: the target
@@ -12,7 +12,7 @@
  * Objects a parser fills must be static (or volatile) in the target so they
  * survive the longjmp. What the parser held when it died is abandoned by
  * design of the trap (a real program exits) unless its module releases it
- * itself (common/dataset.c does, at its next read). FUZZ_OPEN (FUZZ_TRY for
+ * itself (common/dataset/dataset.c does, at its next read). FUZZ_OPEN (FUZZ_TRY for
  * calls that open files) closes, after a trapped error, the file descriptors
  * and unmaps the mappings that still refer to the scratch files: without that
  * a long run ends in a false "crash" at the fd or mapping limit. So after a

@@ -1,4 +1,4 @@
-/* fuzz_artifact: libFuzzer target for the generic artifact reader (common/artifact.h):
+/* fuzz_artifact: libFuzzer target for the generic artifact reader (common/format/artifact.h):
  * header checks, every payload object, row matrices. Bad input must end in
  * die_input (exit 3), never in a crash, a hang or a read outside the file; for an
  * accepted matrix every row is read in full. */

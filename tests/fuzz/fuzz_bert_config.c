@@ -1,5 +1,5 @@
 /* fuzz_bert_config: libFuzzer target for config.json loading (bert_config_load,
- * common/bert.h). The input is the file; a loaded config must satisfy what the
+ * common/nn/bert.h). The input is the file; a loaded config must satisfy what the
  * loader promises (sizes >= 1, heads divide hidden, [MASK] id inside the
  * vocabulary, positive layer-norm epsilon), and bert_create must be able to lay
  * it out: its parameter count, recomputed here in 128 bits, has to fit the

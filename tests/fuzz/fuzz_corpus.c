@@ -1,5 +1,5 @@
 /* fuzz_corpus: libFuzzer target for the corpus artifact reader (corpus_open,
- * corpus_next, common/corpus.h) that build-samples runs on tokenize's output.
+ * corpus_next, common/artifacts/corpus.h) that build-samples runs on tokenize's output.
  * The input is the file. Every sentence handed out must have its ids inside
  * the vocabulary and its mention spans inside the sentence; the totals must
  * count the sentences read. */

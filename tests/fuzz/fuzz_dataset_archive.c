@@ -1,5 +1,5 @@
 /* fuzz_dataset_archive: libFuzzer target for datasets given as an archive
- * (common/dataset.c over libarchive: member matching below one top folder,
+ * (common/dataset/dataset.c over libarchive: member matching below one top folder,
  * ambiguous roots, duplicate members, truncated data, line splitting). The
  * input is the archive file; entity2id.txt, query/, gt/ and sentences.json are
  * each read from it, every reader on its own (a failing one does not hide the

@@ -1,5 +1,5 @@
 /* fuzz_dists: libFuzzer target for the dists artifact reader (dists_open,
- * dists_row_of, dists_check_same_entities, the mapped matrices; common/dists.h).
+ * dists_row_of, dists_check_same_entities, the mapped matrices; common/artifacts/dists.h).
  * The input is the file. For an accepted file: every eid maps back to its
  * row, the V_e x V_e matrix can be read completely, and an artifact has
  * the same entities as itself. */

@@ -1,5 +1,5 @@
 /* fuzz_entity2id: libFuzzer target for the entity2id.txt parser
- * (dataset_read_entities, common/dataset.c). The input is the whole file of a
+ * (dataset_read_entities, common/dataset/dataset.c). The input is the whole file of a
  * dataset folder; a parsed table must hold non-empty, distinct names and
  * distinct eids (the contract of dataset.h). */
 #include <stdint.h>

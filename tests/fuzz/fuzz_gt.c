@@ -1,5 +1,5 @@
 /* fuzz_gt: libFuzzer target for the gt/<class>.txt parser (dataset_read_gt,
- * common/dataset.c). The input is split at its first form feed (\f) into
+ * common/dataset/dataset.c). The input is split at its first form feed (\f) into
  * gt/a.txt and gt/b.txt of a dataset folder. A parsed set has one class per
  * member, each with at least one member eid. */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* fuzz_queries: libFuzzer target for the query/<class>.txt parser
- * (dataset_read_queries, common/dataset.c). The input is split at its first
+ * (dataset_read_queries, common/dataset/dataset.c). The input is split at its first
  * form feed (\f) into query/a.txt and query/b.txt of a dataset folder, so
  * member order, EXIT handling and several members are exercised. */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* fuzz_safetensors: libFuzzer target for the safetensors reader (safetensors_open,
- * safetensors_find, safetensors_read_f32, safetensors_read_f32_shape; common/safetensors.h). The input is
+ * safetensors_find, safetensors_read_f32, safetensors_read_f32_shape; common/format/safetensors.h). The input is
  * the file. Every tensor of an accepted file is looked up by name and read:
  * float dtypes convert, the others must be refused with exit 3, as must a
  * wrong expected shape. */

@@ -1,6 +1,6 @@
 /* fuzz_samples: libFuzzer target for the samples artifact reader (samples_open
- * and every getter, common/samples.h). The input is the file. For an accepted
- * file the promises of common/samples.h are checked through the getters:
+ * and every getter, common/artifacts/samples.h). The input is the file. For an accepted
+ * file the promises of common/artifacts/samples.h are checked through the getters:
  * rows own consecutive, non-empty sample ranges and map back from their eid;
  * every sample is [CLS] ... [MASK] ... [SEP] with ids inside the vocabulary and
  * belongs to its row. */

@@ -1,5 +1,5 @@
 /* fuzz_sentences: libFuzzer target for the sentences.json line parser of
- * tokenize (sentence_parse, common/sentences.h). Each line of the input is one
+ * tokenize (sentence_parse, common/dataset/sentences.h). Each line of the input is one
  * sentences.json line; entity2id has eids 0..9. Every line goes through both
  * modes: word counting (--learn-vocab) and encoding with smallvocab.h, in the
  * flag mode chosen by the input size. Checked: a line fails in both modes or in

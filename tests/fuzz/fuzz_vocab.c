@@ -1,5 +1,5 @@
 /* fuzz_vocab: libFuzzer target for vocab.txt loading (wp_vocab_load,
- * common/wordpiece.h). The input is the vocabulary file; a loaded vocabulary
+ * common/text/wordpiece.h). The input is the vocabulary file; a loaded vocabulary
  * then encodes every one of its own lines and a few fixed probes in all four
  * flag modes (specials may be missing, tokens may repeat or be empty): every
  * id must lie in the vocabulary, and a line that is a token maps to an id

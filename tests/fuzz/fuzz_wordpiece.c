@@ -1,4 +1,4 @@
-/* fuzz_wordpiece: libFuzzer target for the WordPiece tokenizer (common/wordpiece.h)
+/* fuzz_wordpiece: libFuzzer target for the WordPiece tokenizer (common/text/wordpiece.h)
  * on arbitrary bytes, valid UTF-8 or not: must never crash. Every input is
  * encoded in all four flag modes with smallvocab.h, split by wp_basic_words,
  * and its words feed wp_learn, whose vocabulary then encodes the input again.

@@ -1,4 +1,4 @@
-/* test_cl_step: one contrastive step of train-cl (common/cl_train.h cl_step) end to end
+/* test_cl_step: one contrastive step of train-cl (common/model/cl_train.h cl_step) end to end
  * against ../shared/golden/cl: the two golden views through bert_forward_train (F = 1), the
  * projection head (BN per view), the HCL loss (τ⁺ 0.1, β 1, t 0.5) and the whole backward,
  * compared with cl/loss, cl/grad/encoder.layer.1.* and cl/grad/projection_head.*, the BN
