@@ -2,7 +2,15 @@
  * from a dataset's query/ folder, a query file, or seeds on the command line —
  * grow the seed set one entity at a time: order the candidates by the set's mean
  * distribution, score the first w against the anchor distribution, append the
- * best, until --size entities were added. Writes an `expansions` artifact. */
+ * best, until --size entities were added. Writes an `expansions` artifact.
+ * The rows come from a dense dists artifact or are computed from a corpus index and a
+ * patmodel (common/model/entity_rows.h): the same expansions.
+ * Cost per query, for E entities and N = seeds + --size members: O(N x (E + w x N)) for
+ * the candidate order and the anchor scores (w = the window), plus each row touched once
+ * (members and window candidates, at most N x w rows): O(E) mapped from dists, or
+ * O(sum over the entity's features of their entities) computed from the index. Memory:
+ * O(E) plus the dists mapping, or the index (O(E + F + feature-entity pairs)) and the
+ * query's computed rows, dropped after each query. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +18,15 @@
 
 #include "catalog/catalog.h"
 #include "base/cli.h"
-#include "artifacts/dists.h"
 #include "base/error.h"
 #include "artifacts/expansions.h"
 #include "base/log.h"
 #include "dataset/queries.h"
 #include "method/windowsearch.h"
+#include "model/entity_rows.h"
 
 /* Record for query q of the list from its expansion x. */
-static expansion_record make_record(const dists *d, const query_rows *q, const windowsearch_query *x) {
+static expansion_record make_record(const entity_table *t, const query_rows *q, const windowsearch_query *x) {
     expansion_record r = {0};
     r.class_name = q->class_name;
     r.query = q->index;
@@ -28,23 +36,24 @@ static expansion_record make_record(const dists *d, const query_rows *q, const w
     r.seeds = xmalloc(sizeof(int64_t) * (size_t)(r.nseeds + 1));
     r.seed_names = xmalloc(sizeof(char *) * (size_t)(r.nseeds + 1));
     for (int i = 0; i < r.nseeds; i++) {
-        r.seeds[i] = d->ent.eid[x->rows[i]];
-        r.seed_names[i] = d->ent.name[x->rows[i]];
+        r.seeds[i] = t->eid[x->rows[i]];
+        r.seed_names[i] = t->name[x->rows[i]];
     }
     r.negatives = xmalloc(sizeof(int64_t) * (size_t)(r.nneg + 1));
-    for (int i = 0; i < r.nneg; i++) r.negatives[i] = d->ent.eid[x->negatives[i]];
+    for (int i = 0; i < r.nneg; i++) r.negatives[i] = t->eid[x->negatives[i]];
     r.eids = xmalloc(sizeof(int64_t) * (size_t)(r.n + 1));
     r.names = xmalloc(sizeof(char *) * (size_t)(r.n + 1));
     for (int i = 0; i < r.n; i++) {
-        r.eids[i] = d->ent.eid[x->rows[x->nseeds + i]];
-        r.names[i] = d->ent.name[x->rows[x->nseeds + i]];
+        r.eids[i] = t->eid[x->rows[x->nseeds + i]];
+        r.names[i] = t->name[x->rows[x->nseeds + i]];
     }
     r.scores = x->score;
     return r;
 }
 
 int main(int argc, char **argv) {
-    const char *dists_path = NULL, *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
+    entity_rows_paths rp = {0};
+    const char *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
     seed_input seeds = {0};
     const char *out = NULL, *cand = "mean";
     int size = 100, s = 20, exclusive = 0, official = 0, names = 0;
@@ -52,7 +61,7 @@ int main(int argc, char **argv) {
     double w0 = 1, g = 2.5;
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
-        {"dists", OPT_INPUT, &dists_path, "FILE", "entity distributions (a dists artifact, e.g. the ensemble)", 0, 0},
+        ENTITY_ROWS_CLI_OPTIONS(rp),
         {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
         SEED_CLI_OPTIONS(seeds),
         {"aliases", OPT_INPUT, &aliases, "PATH", "more names for --seeds and query files: a names file (name<TAB>alias...) or a dataset (its aliases.txt)", 0, 0},
@@ -72,13 +81,12 @@ int main(int argc, char **argv) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"expand", "grow seed sets by window search over entity distributions",
-                           "--dists FILE (--queries PATH | --seeds LIST | --seed NAME... | --seeds-file FILE) --out FILE [options]",
+                           "(--dists FILE | --index FILE --model FILE) (--queries PATH | --seeds LIST | --seed NAME... | --seeds-file FILE) --out FILE [options]",
                            "expand --dists run/ensemble.mp --seeds \"Ohio,Texas,Iowa\" --names --out states.mp",
                            "score-models, rerank, evaluate", opts, 0};
     cli_parse(&spec, argc, argv);
     int fmt = format ? list_format_parse(format) : names ? LIST_TEXT : LIST_NONE;
     if (fmt < 0) die_usage("--format: expected text, tsv or json, found '%s'", format);
-    if (!dists_path) die_usage("--dists is required");
     if (!out) die_usage("--out is required");
     if (!queries == !seed_input_given(&seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
     if (official) { /* the official schedule, recorded as the options' values */
@@ -90,18 +98,18 @@ int main(int argc, char **argv) {
     catalog_begin_beside(out);
 
     windowsearch_params p = {size, w0, g, s, official, (candidates_mode)cmode, aw};
-    dists d;
-    dists_open(&d, dists_path);
+    entity_rows er;
+    entity_rows_open(&er, &rp, "expand");
     name_index ni;
-    name_index_init(&ni, &d.ent, &d.row_of_eid);
+    name_index_init(&ni, er.ent, er.row_of_eid);
     query_list ql = {0, NULL};
     if (aliases) name_index_load_aliases(&ni, aliases);
-    if (queries) queries_load(&ql, queries, &d, &ni);
+    if (queries) queries_load(&ql, queries, er.path, &ni);
     else queries_add_seeds(&ql, class_name, &seeds, &ni);
     int nneg = 0;
     int64_t *neg = negatives ? name_resolve_list(&ni, negatives, "--negative-seeds", NULL, &nneg) : NULL;
     /* negatives: each kept once; none may be a seed */
-    unsigned char *is_neg = xcalloc((size_t)dists_n(&d), 1);
+    unsigned char *is_neg = xcalloc((size_t)er.n, 1);
     int kept = 0;
     for (int j = 0; j < nneg; j++)
         if (!is_neg[neg[j]]) {
@@ -114,7 +122,7 @@ int main(int argc, char **argv) {
         for (int k = 0; k < ql.q[i].nseeds; k++)
             if (is_neg[ql.q[i].rows[k]])
                 die_usage("--negative-seeds: \"%s\" is also a seed of %s query %d: an entity cannot be both",
-                          d.ent.name[ql.q[i].rows[k]], ql.q[i].class_name, ql.q[i].index + 1);
+                          er.ent->name[ql.q[i].rows[k]], ql.q[i].class_name, ql.q[i].index + 1);
     free(is_neg);
 
     windowsearch_query *x = xcalloc((size_t)ql.n, sizeof *x);
@@ -124,10 +132,8 @@ int main(int argc, char **argv) {
         x[i].nneg = nneg;
         x[i].negatives = neg;
     }
-    row_source prob = row_source_dense(&d.prob);
     anchor_scorer sc;
-    anchor_init(&sc, &prob);
-    const row_source *cand_rows = &prob;
+    anchor_init(&sc, &er.src);
     double t0 = now_seconds();
     clock_t c0 = clock();
     progress pr;
@@ -142,7 +148,8 @@ int main(int argc, char **argv) {
             if (exclusive ? ql.q[i].index == idx : i == idx) group[ng++] = i;
         if (!ng) continue;
         for (int k = 0; k < ng; k++) gq[k] = x[group[k]];
-        windowsearch_group(&sc, cand_rows, gq, ng, &p, exclusive);
+        windowsearch_group(&sc, &er.src, gq, ng, &p, exclusive);
+        entity_rows_forget(&er);
         for (int k = 0; k < ng; k++) x[group[k]] = gq[k];
         done += ng;
         progress_update(&pr, done);
@@ -154,14 +161,14 @@ int main(int argc, char **argv) {
 
     artifact_writer *w = artifact_create(out, EXPANSIONS_KIND, EXPANSIONS_SCHEMA);
     artifact_param_options(w);
-    artifact_add_input(w, dists_path);
+    entity_rows_add_inputs(&er, w);
     if (queries) artifact_add_input(w, queries);
     msgpack_packer *pk = artifact_payload(w);
-    expansions_pack_begin(pk, ql.n, dists_n(&d));
+    expansions_pack_begin(pk, ql.n, er.n);
     expansion_list_begin(stdout, (list_format)fmt);
     int64_t total = 0;
     for (int i = 0; i < ql.n; i++) {
-        expansion_record r = make_record(&d, &ql.q[i], &x[i]);
+        expansion_record r = make_record(er.ent, &ql.q[i], &x[i]);
         expansion_record_pack(pk, &r);
         expansion_record_write(stdout, &r, (list_format)fmt);
         if (r.n < size) log_warn("%s #%d: only %d entities could be added", r.class_name, r.query + 1, r.n);
@@ -178,7 +185,7 @@ int main(int argc, char **argv) {
     catalog_metric("entities_expanded", (double)total);
     catalog_metric("window_search_seconds", secs);
     log_info("window search: %.3f s for %lld entities (%.3f ms each, %.3f s of CPU), V_e = %lld", secs,
-             (long long)total, total ? 1e3 * secs / (double)total : 0.0, cpu, (long long)dists_n(&d));
+             (long long)total, total ? 1e3 * secs / (double)total : 0.0, cpu, (long long)er.n);
     char b1[32], b2[32];
     log_done("%s queries, %s entities expanded", fmt_count(b1, ql.n), fmt_count(b2, total));
     free(x);
@@ -187,6 +194,6 @@ int main(int argc, char **argv) {
     anchor_free(&sc);
     query_list_free(&ql);
     name_index_free(&ni);
-    dists_close(&d);
+    entity_rows_close(&er);
     return 0;
 }

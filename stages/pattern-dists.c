@@ -62,10 +62,7 @@ int main(int argc, char **argv) {
         {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
         {"seed", OPT_LONG, &seed, "N", "seed of the --feature-fraction subset", 0, 9.2e18},
         {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
-        {"cl-steps", OPT_INT, &co.steps, "N", "--pairs: AdamW steps", 0, 1e6},
-        {"cl-lr", OPT_DOUBLE, &co.lr, "LR", "--pairs: AdamW learning rate", 0, 100},
-        {"cl-weight-decay", OPT_DOUBLE, &co.weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100},
-        {"cl-temperature", OPT_DOUBLE, &co.tau, "T", "--pairs: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
+        PATTERN_CONTRAST_CLI_OPTIONS(co),
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",

@@ -23,6 +23,7 @@ static const struct { const char *name, *purpose; } stages[] = {
     {"expand", "window search with the anchor distribution, per query"},
     {"rerank", "re-rank expansions by expansion order and KL rank"},
     {"index", "samples -> index: entity table, mention counts, pattern-model feature counts (linear size)"},
+    {"pattern-model", "index (+ pairs) -> patmodel: a pattern model's subset and weights, rows computed on demand"},
     {"query", "one seed set -> the whole method from the index, ranked list as TSV/JSON"},
     {"evaluate", "MAP@10/20/50/100 per query, class and overall; side-by-side tables"},
     {"serve", "HTTP server: JSON API and web page to steer expansions of a run"},

@@ -2,38 +2,44 @@
  * expanded set, score every expanded entity against the whole final set as the
  * anchor, rank by that score, and combine rank and expansion order:
  * sqrt(1/i * 1/rank) (default) or mu/i + 1/rank (official code). Writes a
- * `ranked` artifact. */
+ * `ranked` artifact. The rows come from a dense dists artifact or are computed from a
+ * corpus index and a patmodel (common/model/entity_rows.h).
+ * Cost per set of N entities (seeds + expanded) among E: O(N^2) anchor terms plus one sum
+ * over each of the N rows: O(E) from dists, or O(sum over the entity's features of their
+ * entities) computed from the index. Memory: the dists mapping, or the index plus the N rows
+ * of one set. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
 #include "base/cli.h"
-#include "artifacts/dists.h"
 #include "base/error.h"
 #include "artifacts/expansions.h"
 #include "base/log.h"
 #include "method/rerank.h"
+#include "model/entity_rows.h"
 
-static int64_t row_or_die(const dists *d, int64_t eid, const char *path, const expansion_record *r) {
-    int64_t row = dists_row_of(d, eid);
+static int64_t row_or_die(const entity_rows *d, int64_t eid, const char *path, const expansion_record *r) {
+    int64_t row = intmap_get(d->row_of_eid, eid);
     if (row < 0) {
         char where[300];
         snprintf(where, sizeof where, "%s query %d", r->class_name, r->query + 1);
-        die_input(path, where, "entity eid %lld has no row in %s: expansions and dists come from different entity tables",
+        die_input(path, where, "entity eid %lld has no row in %s: expansions and rows come from different entity tables",
                   (long long)eid, d->path);
     }
     return row;
 }
 
 int main(int argc, char **argv) {
-    const char *dists_path = NULL, *out = NULL, *agg_name = "geo";
+    entity_rows_paths rp = {0};
+    const char *out = NULL, *agg_name = "geo";
     double mu = 9;
     int official = 0, names = 0;
     const char *format = NULL;
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
-        {"dists", OPT_INPUT, &dists_path, "FILE", "the dists artifact the expansions were made with", 0, 0},
+        ENTITY_ROWS_CLI_OPTIONS(rp),
         {"aggregate", OPT_STRING, &agg_name, "geo|sum", "geo: sqrt(1/i * 1/rank) (paper); sum: mu/i + 1/rank (official code)", 0, 0},
         {"mu", OPT_DOUBLE, &mu, "MU", "weight of the expansion order in --aggregate sum", 0, 1e9},
         ANCHOR_CLI_OPTIONS(aw),
@@ -44,14 +50,13 @@ int main(int argc, char **argv) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"rerank", "re-rank expanded sets by KL rank and expansion order",
-                           "--dists FILE --out FILE [options] EXPANSIONS",
+                           "(--dists FILE | --index FILE --model FILE) --out FILE [options] EXPANSIONS",
                            "rerank --dists run/ensemble.mp --out run/ranked.mp run/expansions.mp",
                            "expand, evaluate", opts, 1};
     int first = cli_parse(&spec, argc, argv);
     int fmt = format ? list_format_parse(format) : names ? LIST_TEXT : LIST_NONE;
     if (fmt < 0) die_usage("--format: expected text, tsv or json, found '%s'", format);
     if (argc - first != 1) die_usage("expected exactly one EXPANSIONS artifact (try --help)");
-    if (!dists_path) die_usage("--dists is required");
     if (!out) die_usage("--out is required");
     int agg = rerank_agg_parse(agg_name);
     if (agg < 0) die_usage("--aggregate: expected geo or sum, found '%s'", agg_name);
@@ -64,25 +69,24 @@ int main(int argc, char **argv) {
     const char *in = argv[first];
     catalog_begin_beside(out);
 
-    dists d;
-    dists_open(&d, dists_path);
+    entity_rows d;
+    entity_rows_open(&d, &rp, "rerank");
     expansion_set es;
     expansion_set_read(&es, in);
     if (strcmp(es.kind, EXPANSIONS_KIND))
         die_input(in, "header", "kind \"%s\": expected the \"expansions\" artifact of expand (re-ranking a ranking would "
                   "rank its already re-ordered lists again)", es.kind);
-    if (es.entities != dists_n(&d))
-        die_input(in, "summary", "expanded over %lld entities, but %s has %lld: use the dists the expansion used",
-                  (long long)es.entities, dists_path, (long long)dists_n(&d));
-    row_source prob = row_source_dense(&d.prob);
+    if (es.entities != d.n)
+        die_input(in, "summary", "expanded over %lld entities, but %s has %lld: use the rows the expansion used",
+                  (long long)es.entities, d.path, (long long)d.n);
     anchor_scorer sc;
-    anchor_init(&sc, &prob);
+    anchor_init(&sc, &d.src);
 
     artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
     artifact_param_options(w);
     artifact_param_str(w, "expansions", in);
     if (es.queries) artifact_param_str(w, "queries", es.queries); /* evaluate finds the gt through it */
-    artifact_add_input(w, dists_path);
+    entity_rows_add_inputs(&d, w);
     artifact_add_input(w, in);
     msgpack_packer *pk = artifact_payload(w);
     expansions_pack_begin(pk, es.n, es.entities);
@@ -113,6 +117,7 @@ int main(int argc, char **argv) {
         expansion_record_free_lists(&o);
         free(it);
         free(rows);
+        entity_rows_forget(&d);
     }
     artifact_commit(w);
     catalog_metric("queries", es.n);
@@ -120,6 +125,6 @@ int main(int argc, char **argv) {
     log_done("%s queries, %s entities re-ranked", fmt_count(b1, es.n), fmt_count(b2, total));
     anchor_free(&sc);
     expansion_set_free(&es);
-    dists_close(&d);
+    entity_rows_close(&d);
     return 0;
 }

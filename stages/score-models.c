@@ -1,9 +1,16 @@
 /* score-models: ProbExpan's model selection and ensemble (docs/design.md §3 Model
- * selection). For each of K `dists` artifacts and each class of the queries, the
- * mean swapped-peak KL between the class's seed distributions; the model score is
- * the geometric mean over classes (lower = more consistent). Keeps the --top k
- * models, writes their element-wise mean as an ensemble `dists` artifact (row by
- * row) and every score in a `scores` artifact, and prints the score table. */
+ * selection). For each of K models and each class of the queries, the mean
+ * swapped-peak KL between the class's seed distributions; the model score is the
+ * geometric mean over classes (lower = more consistent). Keeps the --top k models,
+ * writes their ensemble and every score in a `scores` artifact, and prints the score
+ * table. The models are `dists` artifacts (the ensemble: their element-wise mean, a
+ * dists written row by row) or, with --index, `patmodel` artifacts over that corpus
+ * index (the ensemble: a patmodel listing the kept members, whose rows are that same
+ * mean computed on demand; no E x E matrix).
+ * Cost for E entities and s seeds per class (at most CLASS_MAX_SEEDS): O(K x classes x
+ * s^2 x E) for the scores, plus for dists O(top x E^2) to write the ensemble (E^2 floats
+ * on disk), for patmodels O(K x feature-entity pairs) to derive each model from the
+ * index, one at a time, and O(top x features) to write the ensemble. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +20,12 @@
 #include "base/cli.h"
 #include "artifacts/dists.h"
 #include "artifacts/scores.h"
+#include "artifacts/patmodel.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "method/modelscore.h"
 #include "dataset/queries.h"
+#include "model/entity_rows.h"
 
 /* Consistency costs O(seeds^2 * V_e): a class is scored on its first CLASS_MAX_SEEDS. */
 #define CLASS_MAX_SEEDS 100
@@ -80,38 +89,66 @@ static artifact_writer *ensemble_artifact(const char *path, dists *d, scores_mod
     return dists_finish(w);
 }
 
+/* The ensemble of patmodels over index x: the members of the kept models, in input order
+ * (each kept model has one member: checked when it was scored). Complete, not committed. */
+static artifact_writer *ensemble_patmodel(const char *path, const corpus_index *x, scores_model *m, int k) {
+    artifact_writer *w = artifact_create(path, PATMODEL_KIND, PATMODEL_SCHEMA);
+    artifact_param_options(w);
+    artifact_add_input(w, x->path);
+    patmodel *spec = xcalloc((size_t)k, sizeof *spec);
+    patmodel_member members[PATMODEL_MAX_MEMBERS];
+    int n = 0;
+    for (int i = 0; i < k; i++)
+        if (m[i].selected) {
+            artifact_add_input(w, m[i].path);
+            patmodel_read(&spec[i], m[i].path);
+            members[n++] = spec[i].m[0];
+        }
+    patmodel_pack(w, x, members, n);
+    for (int i = 0; i < k; i++) patmodel_free(&spec[i]);
+    free(spec);
+    return w;
+}
+
 int main(int argc, char **argv) {
-    const char *queries = NULL, *ensemble = NULL, *out = NULL;
+    const char *queries = NULL, *ensemble = NULL, *out = NULL, *index_path = NULL;
     int top = 2;
     const cli_option opts[] = {
         {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
         {"top", OPT_INT, &top, "K", "models to keep (the official code keeps 2 of 5)", 1, 100000},
-        {"ensemble", OPT_OUTPUT, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact)", 0, 0},
+        {"index", OPT_INPUT, &index_path, "FILE", "the models are patmodel artifacts over this corpus index (pattern-model): rows computed on demand", 0, 0},
+        {"ensemble", OPT_OUTPUT, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact; with --index a patmodel of their members)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "output scores artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"score-models", "rank models by seed consistency and average the best ones",
-                           "--queries PATH --out FILE [--ensemble FILE] [options] DISTS...",
+                           "--queries PATH --out FILE [--ensemble FILE] [options] (DISTS... | --index FILE PATMODEL...)",
                            "score-models --queries data.tar.gz --top 2 --ensemble run/ensemble.mp --out run/scores.mp "
                            "run/dists-1.mp run/dists-2.mp run/dists-3.mp",
-                           "infer, expand", opts, CLI_ANY_ARGS};
+                           "infer, pattern-model, expand", opts, CLI_ANY_ARGS};
     int first = cli_parse(&spec, argc, argv);
     int k = argc - first;
-    if (k < 1) die_usage("expected one or more DISTS artifacts (try --help)");
+    if (k < 1) die_usage("expected one or more DISTS (or, with --index, PATMODEL) artifacts (try --help)");
+    if (ensemble && index_path && top > PATMODEL_MAX_MEMBERS) die_usage("--top %d: an ensemble patmodel holds at most %d models", top, PATMODEL_MAX_MEMBERS);
     if (!queries) die_usage("--queries is required");
     if (!out) die_usage("--out is required");
     if (top > k) die_usage("--top %d: only %d models given", top, k);
     catalog_begin_beside(out);
 
+    /* dists: all mapped (the ensemble reads them together); patmodels: one at a time below */
     dists *d = xcalloc((size_t)k, sizeof *d);
-    for (int i = 0; i < k; i++) {
-        dists_open(&d[i], argv[first + i]);
-        if (i) dists_check_same_entities(&d[0], &d[i]);
-    }
+    corpus_index idx;
+    if (index_path) index_read(&idx, index_path);
+    else
+        for (int i = 0; i < k; i++) {
+            dists_open(&d[i], argv[first + i]);
+            if (i) dists_check_same_entities(&d[0], &d[i]);
+        }
+    const entity_table *ent = index_path ? &idx.ent : &d[0].ent;
     name_index ni;
-    name_index_init(&ni, &d[0].ent, &d[0].row_of_eid);
+    name_index_init(&ni, ent, index_path ? &idx.row_of_eid : &d[0].row_of_eid);
     query_list ql = {0, NULL};
-    queries_load(&ql, queries, &d[0], &ni);
+    queries_load(&ql, queries, index_path ? index_path : d[0].path, &ni);
     const char **classes;
     int nc = queries_classes(&ql, &classes), scored = 0;
     int64_t **seeds = xmalloc(sizeof(int64_t *) * (size_t)nc);
@@ -129,12 +166,23 @@ int main(int argc, char **argv) {
     for (int i = 0; i < k; i++) {
         m[i].path = argv[first + i];
         m[i].class_score = xmalloc(sizeof(double) * (size_t)nc);
+        entity_rows er;
+        row_source prob;
+        if (index_path) {
+            entity_rows_open_model(&er, &idx, m[i].path);
+            if (ensemble && entity_rows_model(&er)->n > 1)
+                die_input(m[i].path, "members", "an ensemble of %d models: --ensemble averages single models (give "
+                          "the members' own patmodels)", entity_rows_model(&er)->n);
+            prob = er.src;
+        } else {
+            prob = row_source_dense(&d[i].prob);
+        }
         int nv = 0;
         for (int c = 0; c < nc; c++) {
-            row_source prob = row_source_dense(&d[i].prob);
             m[i].class_score[c] = nseeds[c] < 2 ? NAN : modelscore_class(&prob, seeds[c], nseeds[c]);
             if (nseeds[c] >= 2) v[nv++] = m[i].class_score[c];
         }
+        if (index_path) entity_rows_close(&er);
         m[i].score = modelscore_geomean(v, nv);
         sorted[i] = &m[i];
     }
@@ -162,13 +210,15 @@ int main(int argc, char **argv) {
     for (int i = 0; i < k; i++) artifact_add_input(sw, m[i].path);
     artifact_add_input(sw, queries);
     scores_pack(sw, classes, nc, m, k, top);
-    artifact_writer *outputs[2] = {sw, ensemble ? ensemble_artifact(ensemble, d, m, k, top) : NULL};
+    artifact_writer *outputs[2] = {sw, !ensemble ? NULL
+                                        : index_path ? ensemble_patmodel(ensemble, &idx, m, k)
+                                        : ensemble_artifact(ensemble, d, m, k, top)};
     artifact_commit_all(outputs, ensemble ? 2 : 1); /* both or neither */
     catalog_metric("models", k);
     catalog_metric("best_score", sorted[0]->score);
     char b1[32];
     log_done("%d models scored on %d classes, %d kept, ensemble of %s entities%s", k, scored, top,
-             fmt_count(b1, dists_n(&d[0])), ensemble ? "" : " not written");
+             fmt_count(b1, ent->n), ensemble ? "" : " not written");
     for (int i = 0; i < k; i++) free(m[i].class_score);
     for (int c = 0; c < nc; c++) free(seeds[c]);
     free(seeds);
@@ -179,7 +229,9 @@ int main(int argc, char **argv) {
     free(classes);
     query_list_free(&ql);
     name_index_free(&ni);
-    for (int i = 0; i < k; i++) dists_close(&d[i]);
+    if (index_path) index_free(&idx);
+    else
+        for (int i = 0; i < k; i++) dists_close(&d[i]);
     free(d);
     return 0;
 }

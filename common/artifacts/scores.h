@@ -9,7 +9,7 @@
 #define SCORES_SCHEMA 1
 
 typedef struct {
-    const char *path;    /* the model's dists artifact */
+    const char *path;    /* the model's dists (or patmodel) artifact */
     double *class_score; /* per class; NAN for classes with fewer than 2 seeds (written as nil) */
     double score;        /* geometric mean of the class scores (lower = more consistent) */
     int rank, selected;

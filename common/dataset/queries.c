@@ -1,4 +1,4 @@
-/* queries: seed sets from datasets, query files and name lists, as dists rows. */
+/* queries: seed sets from datasets, query files and name lists, as entity rows. */
 #include "dataset/queries.h"
 
 #include <errno.h>
@@ -105,10 +105,10 @@ void queries_add_seeds(query_list *ql, const char *class_name, const seed_input 
     drop_repeated_seeds(ql, names->t, si->list ? "--seeds" : si->file ? si->file : "--seed");
 }
 
-static void load_dataset(query_list *ql, const char *path, const dists *d) {
+static void load_dataset(query_list *ql, const char *path, const char *rows_path, const name_index *names) {
     query_set qs;
     dataset_read_queries(path, &qs);
-    /* entity2id.txt tells an unknown eid from one without a row in the dists */
+    /* entity2id.txt tells an unknown eid from one without a row */
     intmap known;
     intmap_init(&known);
     entity_table ent;
@@ -120,7 +120,7 @@ static void load_dataset(query_list *ql, const char *path, const dists *d) {
         q->nseeds = dq->nseeds;
         q->rows = xmalloc(sizeof(int64_t) * (size_t)(dq->nseeds + 1));
         for (int k = 0; k < dq->nseeds; k++) {
-            int64_t eid = dq->seeds[k], row = dists_row_of(d, eid);
+            int64_t eid = dq->seeds[k], row = intmap_get(names->row_of_eid, eid);
             if (row >= 0) {
                 q->rows[k] = row;
                 continue;
@@ -130,7 +130,7 @@ static void load_dataset(query_list *ql, const char *path, const dists *d) {
             int64_t e = intmap_get(&known, eid);
             if (e < 0) die_input(path, where, "seed eid %lld is not an entity of entity2id.txt", (long long)eid);
             die_input(path, where, "seed eid %lld (\"%s\") has no row in %s (dropped with fewer than 2 samples?)",
-                      (long long)eid, ent.name[e], d->path);
+                      (long long)eid, ent.name[e], rows_path);
         }
     }
     intmap_free(&known);
@@ -138,7 +138,7 @@ static void load_dataset(query_list *ql, const char *path, const dists *d) {
     query_set_free(&qs);
 }
 
-static void load_file(query_list *ql, const char *path, const dists *d, const name_index *names) {
+static void load_file(query_list *ql, const char *path, const char *rows_path, const name_index *names) {
     FILE *f = paths_fopen_input(path);
     if (!f) die_input(path, NULL, "cannot open query file: %s", strerror(errno));
     const char *base = strrchr(path, '/');
@@ -164,8 +164,8 @@ static void load_file(query_list *ql, const char *path, const dists *d, const na
         }
         for (char *save = NULL, *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
             long long eid = strtoll(tok, NULL, 10);
-            int64_t row = dists_row_of(d, eid);
-            if (row < 0) die_input(path, where, "seed eid %lld has no row in %s", eid, d->path);
+            int64_t row = intmap_get(names->row_of_eid, eid);
+            if (row < 0) die_input(path, where, "seed eid %lld has no row in %s", eid, rows_path);
             q->rows = xrealloc(q->rows, sizeof(int64_t) * (size_t)(q->nseeds + 1));
             q->rows[q->nseeds++] = row;
         }
@@ -176,15 +176,15 @@ static void load_file(query_list *ql, const char *path, const dists *d, const na
     if (ql->n == before) die_input(path, NULL, "no queries in the file");
 }
 
-void queries_load(query_list *ql, const char *path, const dists *d, const name_index *names) {
+void queries_load(query_list *ql, const char *path, const char *rows_path, const name_index *names) {
     struct stat st;
     if (stat(path, &st) != 0) die_input(path, NULL, "cannot open: no such file or folder");
     size_t n = strlen(path);
-    if (S_ISREG(st.st_mode) && n > 4 && !strcmp(path + n - 4, ".txt")) load_file(ql, path, d, names);
-    else load_dataset(ql, path, d);
+    if (S_ISREG(st.st_mode) && n > 4 && !strcmp(path + n - 4, ".txt")) load_file(ql, path, rows_path, names);
+    else load_dataset(ql, path, rows_path, names);
     for (int i = 0; i < ql->n; i++)
         if (ql->q[i].nseeds == 0) die("internal: %s: %s query %d has no seeds", path, ql->q[i].class_name, ql->q[i].index + 1);
-    drop_repeated_seeds(ql, &d->ent, path);
+    drop_repeated_seeds(ql, names->t, path);
 }
 
 void query_list_free(query_list *ql) {

@@ -1,10 +1,10 @@
 /* queries: the seed sets an expansion or a model selection starts from, resolved
- * to rows of a dists artifact.
+ * to entity rows (of a dists artifact or a corpus index: the rows of a name_index).
  *
  * Sources:
  *  - a dataset (folder or archive): query/<class>.txt via common/dataset/dataset.h; every
  *    seed eid must be an entity of the dataset's entity2id.txt (when it has one)
- *    and have a row in the dists — otherwise exit 3 naming class and query;
+ *    and have a row — otherwise exit 3 naming class and query;
  *  - a query file (a regular file named *.txt): class = the file's stem, one
  *    query per line, "EXIT" ends it; a line of integers separated by spaces is
  *    seed eids (dataset format), any other line names, aliases or eids
@@ -19,7 +19,6 @@
 
 #include <stdint.h>
 
-#include "artifacts/dists.h"
 #include "base/cli.h"
 #include "dataset/entitynames.h"
 
@@ -37,8 +36,9 @@ typedef struct {
     query_rows *q;
 } query_list;
 
-/* Loads a dataset's query/ folder or a query file (see above). */
-void queries_load(query_list *ql, const char *path, const dists *d, const name_index *names);
+/* Loads a dataset's query/ folder or a query file (see above), seeds as rows of names'
+ * entity table; rows_path names that table's file in messages. */
+void queries_load(query_list *ql, const char *path, const char *rows_path, const name_index *names);
 
 /* Seeds as a person types them; the three sources may be combined, in this order:
  *   --seeds LIST       names, aliases or eids separated by commas

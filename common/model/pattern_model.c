@@ -481,6 +481,15 @@ struct pattern_refinement {
     int64_t entities_uniform;
 };
 
+/* The refinement of m with the weights w (taken over): w and the reweighted profile norms. */
+static pattern_refinement *refinement_with(const pattern_model *m, float *w) {
+    pattern_refinement *r = xmalloc(sizeof *r);
+    r->w = w;
+    r->norm = xmalloc(sizeof(double) * (size_t)(m->E + 1));
+    r->entities_uniform = profile_norms(m, w, r->norm);
+    return r;
+}
+
 void pattern_refinement_free(pattern_refinement *r) {
     if (!r) return;
     free(r->w);
@@ -695,16 +704,21 @@ pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_c
         adamw_step(&opt);
     }
     if (loss_after) *loss_after = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
-    pattern_refinement *r = xmalloc(sizeof *r);
-    r->w = u; /* u becomes the weights in place */
-    for (int64_t f = 0; f < F; f++) r->w[f] = expf(u[f]);
-    r->norm = xmalloc(sizeof(double) * (size_t)(m->E + 1));
-    r->entities_uniform = profile_norms(m, r->w, r->norm);
+    for (int64_t f = 0; f < F; f++) u[f] = expf(u[f]); /* u becomes the weights in place */
+    pattern_refinement *r = refinement_with(m, u);
     adamw_free(&opt);
     param_list_free(&pl);
     free(grad);
     return r;
 }
+
+pattern_refinement *pattern_refinement_from_weights(const pattern_model *m, const float *w) {
+    float *copy = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    memcpy(copy, w, sizeof(float) * (size_t)m->F);
+    return refinement_with(m, copy);
+}
+
+const float *pattern_refinement_weights(const pattern_refinement *r) { return r->w; }
 
 double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,
                               const pattern_contrast_opts *o, double *loss_before) {

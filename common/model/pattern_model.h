@@ -136,6 +136,13 @@ typedef struct {
 } pattern_contrast_opts;
 
 pattern_contrast_opts pattern_contrast_defaults(void);
+/* The --cl-* options of a stage that refines on a pairs artifact (cli_option entries; the
+ * table needs base/cli.h). */
+#define PATTERN_CONTRAST_CLI_OPTIONS(o)                                                                         \
+    {"cl-steps", OPT_INT, &(o).steps, "N", "--pairs: AdamW steps", 0, 1e6},                                      \
+    {"cl-lr", OPT_DOUBLE, &(o).lr, "LR", "--pairs: AdamW learning rate", 0, 100},                                \
+    {"cl-weight-decay", OPT_DOUBLE, &(o).weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100}, \
+    {"cl-temperature", OPT_DOUBLE, &(o).tau, "T", "--pairs: temperature of the contrastive (InfoNCE) loss", 1e-6, 100}
 /* The loss at log-weights u [features] (NULL = all 0), and its gradient into grad (NULL =
  * not wanted). Sets with fewer than 2 positives or no negative add nothing. */
 double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,
@@ -150,6 +157,12 @@ typedef struct pattern_refinement pattern_refinement;
 pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_class_sets *sets, int nsets,
                                          const pattern_contrast_opts *o, double *loss_before, double *loss_after);
 void pattern_refinement_free(pattern_refinement *r);
+/* The refinement of model m with the weights w[0 .. features of m) (exp(u_f), finite > 0, as
+ * pattern_refinement_weights gives them; copied): a refinement stored in a file (a `patmodel`
+ * artifact) brought back, identical to the one learned. O(F + profile entries). */
+pattern_refinement *pattern_refinement_from_weights(const pattern_model *m, const float *w);
+/* The weights exp(u_f), one per feature of the model refined. */
+const float *pattern_refinement_weights(const pattern_refinement *r);
 /* pattern_model_refine, then the model's own rows (pattern_model_rows) use the refinement;
  * returns the loss after the last step (before: *loss_before when not NULL). */
 double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,

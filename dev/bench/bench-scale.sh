@@ -33,6 +33,7 @@ if [ ! -d "$corpus" ]; then measure "$gen" --quiet --copies "$copies" --out "$co
 grep -E '^(sentences|entities)' "$corpus/stats.txt" | tr '\t' ' ' | sed 's/^/corpus: /'
 rm -rf "$run"
 mkdir -p "$run"
+: >"$run/.probexpan-run" # the pipeline writes into a folder it marked as its own
 export MEASURE_FOLDER=$run
 wrap() { echo "$here/measure-stage.sh $log $bin/$1"; }
 pipeline() {

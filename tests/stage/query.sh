@@ -20,16 +20,22 @@ if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA
 check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
 check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 3))
 
+# same_ranking NAME A B: two ranked records (JSON) hold the same eids in the same order, and
+# their aggregate and KL scores agree within 1e-9 relative
+same_ranking() {
+    check "$1-same-ranking" cmp <(jq '.entities[]' "$2") <(jq '.entities[]' "$3")
+    check "$1-same-scores" jq -e -n --slurpfile a "$2" --slurpfile b "$3" '
+        def close(x; y): ((x - y) | fabs) <= 1e-9 * ([(x | fabs), (y | fabs), 1e-300] | max);
+        [range(0; $a[0].scores | length) | close($a[0].scores[.]; $b[0].scores[.]) and close($a[0].kl_score[.]; $b[0].kl_score[.])] | all'
+}
+
 # dense vs index: the same list, the same figures
 seed_list=$(tr ' ' ',' <<<"$seeds")
 for v in noclen nocl noen full; do
     query --run "$RUN" --seeds "$seed_list" --variant $v --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
     inspect "$RUN/$v/ranked.mp" | sed -n 3p >"$WORK/dense-$v.json"
     inspect "$WORK/q-$v.mp" | sed -n 3p >"$WORK/index-$v.json"
-    check "$v-same-ranking" cmp <(jq '.entities[]' "$WORK/dense-$v.json") <(jq '.entities[]' "$WORK/index-$v.json")
-    check "$v-same-scores" jq -e -n --slurpfile a "$WORK/dense-$v.json" --slurpfile b "$WORK/index-$v.json" '
-        def close(x; y): ((x - y) | fabs) <= 1e-9 * ([(x | fabs), (y | fabs), 1e-300] | max);
-        [range(0; $a[0].scores | length) | close($a[0].scores[.]; $b[0].scores[.]) and close($a[0].kl_score[.]; $b[0].kl_score[.])] | all'
+    same_ranking "$v" "$WORK/dense-$v.json" "$WORK/index-$v.json"
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
 done
 params_are_options query-params query "$WORK/q-full.mp"
@@ -92,3 +98,39 @@ for d in 0.02 0.05 0.1 0.2 0.3; do
     rm -f "$WORK/k.mp"
 done
 [ $killed -gt 0 ] && pass index-killed-leaves-nothing || skip index-killed-leaves-nothing "the build finished before every kill"
+
+# the stages from the index (pattern-model -> score-models --index -> expand/rerank --index
+# --model): the dense stages' rankings for every variant and phase 2 (same eids; scores within
+# 1e-9 relative), from patmodel files of a few kB to hundreds of kB where a dists takes E^2 floats
+X=$WORK/ix
+mkdir -p "$X"
+pm() { pattern-model --quiet --index "$RUN/index.mp" "$@"; }
+rows() { echo --index "$RUN/index.mp" --model "$X/$1.mp"; }
+pm --out "$X/m1.mp" && pm --feature-fraction 0.8 --seed 1002 --out "$X/m2.mp" && pm --feature-fraction 0.8 --seed 1003 --out "$X/m3.mp"
+score-models --quiet --queries "$D" --top 2 --index "$RUN/index.mp" --ensemble "$X/ens-mlm.mp" --out "$X/s-mlm.mp" "$X"/m[123].mp >/dev/null
+pm --pairs "$RUN/pairs.mp" --out "$X/c1.mp" && pm --pairs "$RUN/pairs.mp" --feature-fraction 0.8 --seed 1002 --out "$X/c2.mp" &&
+    pm --pairs "$RUN/pairs.mp" --feature-fraction 0.8 --seed 1003 --out "$X/c3.mp" && pm --pairs "$RUN/pairs-single.mp" --out "$X/cn.mp"
+score-models --quiet --queries "$D" --top 2 --index "$RUN/index.mp" --ensemble "$X/ens-cl.mp" --out "$X/s-cl.mp" "$X"/c[123].mp >/dev/null
+check patmodel-inspectable grep -q '"kind":"patmodel"' <(inspect --header "$X/ens-cl.mp")
+check patmodel-small test "$(stat -c %s "$X/ens-cl.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 10))
+for v in phase2:ens-mlm:200 noclen:m1:100 nocl:ens-mlm:100 noen:cn:100 full:ens-cl:100; do
+    IFS=: read -r name model size <<<"$v"
+    expand --quiet $(rows "$model") --queries "$D" --size "$size" --out "$X/$name-exp.mp" &&
+        rerank --quiet $(rows "$model") --official --out "$X/$name.mp" "$X/$name-exp.mp"
+    inspect "$RUN/$name/ranked.mp" | sed -n 3p >"$X/dense-$name.json"
+    inspect "$X/$name.mp" | sed -n 3p >"$X/index-$name.json"
+    same_ranking "stages-$name" "$X/dense-$name.json" "$X/index-$name.json"
+done
+# model selection: the same scores (the rows are the same floats) and the same models kept
+check stages-same-model-scores cmp <(inspect "$RUN/scores-cl.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]') \
+    <(inspect "$X/s-cl.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
+# bad input: both sources or half of one (2); a model of another index, pairs of other samples,
+# a truncated patmodel, an ensemble averaged again (3)
+expect_exit rows-both 2 'give --dists FILE, or --index FILE with --model FILE' expand $(rows m1) --dists "$RUN/dists-mlm-1.mp" --queries "$D" --out "$X/x.mp"
+expect_exit rows-index-alone 2 'give --dists FILE, or --index FILE with --model FILE' rerank --index "$RUN/index.mp" --out "$X/x.mp" "$X/full-exp.mp"
+expect_exit model-of-another-index 3 'made over another index' expand --index "$WORK/arun/index.mp" --model "$X/m1.mp" --queries "$D" --out "$X/x.mp"
+expect_exit pairs-of-other-samples 3 'build both from one samples artifact' pattern-model --index "$WORK/arun/index.mp" --pairs "$RUN/pairs.mp" --out "$X/x.mp"
+head -c $(($(stat -c %s "$X/c1.mp") - 100)) "$X/c1.mp" >"$X/trunc.mp"
+expect_exit patmodel-truncated 3 'trunc.mp' expand $(rows trunc) --queries "$D" --out "$X/x.mp"
+expect_exit ensemble-of-ensembles 3 'averages single models' score-models --queries "$D" --top 1 --index "$RUN/index.mp" --ensemble "$X/x.mp" --out "$X/y.mp" "$X/ens-cl.mp"
+check stages-bad-input-no-output test ! -e "$X/x.mp" -a ! -e "$X/y.mp"
