@@ -13,11 +13,14 @@
 # Variants (paper Table 4): noclen (one model, no CL), noen (one model + CL), nocl (K models
 # + selection, no CL), full. `ablation` runs all four and prints one MAP table.
 # Entity model: MODEL=dir is a pretrained BERT (the paper). Without MODEL, ENCODER chooses:
-# patterns (default; issue 9): no encoder, pattern-dists estimates the K models' distributions
-# from context-feature counts in seconds, and phase 3 refines their feature weights on the
-# contrastive pairs' classes (pattern-dists --pairs; CL_FLAGS go there) instead of training an
-# encoder; transformer: a small BERT trained from scratch with the paper's recipe (ENCODER_*
-# below). Both run all four variants; `default` is full.
+# patterns (default; issue 9): no encoder, the K models are estimated from the context-feature
+# counts of the corpus index in seconds (pattern-model: each model a small patmodel artifact,
+# its feature subset), and phase 3 refines their feature weights on the contrastive pairs'
+# classes (pattern-model --pairs; CL_FLAGS go there) instead of training an encoder; the stages
+# compute the rows they need from the index (--index RUN/index.mp --model FILE), so no E x E
+# file is written (PATTERN_PATH=dense: pattern-dists writes each model's dense dists instead,
+# the same rankings); transformer: a small BERT trained from scratch with the paper's recipe
+# (ENCODER_* below). Both run all four variants; `default` is full.
 # Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
 # SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
 
@@ -54,14 +57,23 @@ ifeq ($(PROTOCOL)-$(ENCODER),inductive-bert)
 $(error PROTOCOL=inductive needs the pattern model (the encoders refine by training: use the transductive pipeline))
 endif
 # Pattern models (ENCODER=patterns): model 1 uses every feature, model k > 1 a seeded
-# PATTERN_FRACTION subset; PATTERN_FLAGS go to pattern-dists (e.g. --estimator prediction).
+# PATTERN_FRACTION subset. PATTERN_PATH: index (rows computed from the corpus index; its
+# settings are INDEX_FLAGS) or dense (pattern-dists writes E x E dists files; PATTERN_FLAGS go
+# there, e.g. --estimator prediction).
 PATTERN_FRACTION ?= 0.8
+PATTERN_PATH     ?= index
 PATTERN_FLAGS    ?=
+ifeq ($(filter $(PATTERN_PATH),index dense),)
+$(error PATTERN_PATH must be index or dense, not '$(PATTERN_PATH)')
+endif
+ifeq ($(PATTERN_PATH)-$(if $(strip $(PATTERN_FLAGS)),flags),index-flags)
+$(error PATTERN_FLAGS go to pattern-dists: set PATTERN_PATH=dense with them (the index path takes its model settings from INDEX_FLAGS))
+endif
 # The corpus index (`index` target; `probexpan query --run $(RUN)` reads it): INDEX_FLAGS go to
 # the index stage (e.g. --bag 4).
 INDEX_FLAGS      ?=
 # PROTOCOL (ENCODER=patterns): transductive (the paper's: the pairs of every query of the dataset
-# refine one model per seed, the dense dists stages) or inductive (each query expanded, refined
+# refine one model per seed, the stage programs) or inductive (each query expanded, refined
 # and ranked on its own from the index by `query --queries`; QUERY_FLAGS go there).
 QUERY_FLAGS      ?=
 # From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
@@ -98,6 +110,7 @@ THREADS ?= 0
 
 TOKENIZE      ?= $(BIN)/tokenize
 PATTERN_DISTS ?= $(BIN)/pattern-dists
+PATTERN_MODEL ?= $(BIN)/pattern-model
 BUILD_SAMPLES ?= $(BIN)/build-samples
 # MPIRUN prefixes the stages that split their work across MPI ranks (train-mlm, train-cl and
 # infer of the encoder models), e.g. MPIRUN="mpirun -np 8 --hostfile hosts"; empty = one process.
@@ -176,16 +189,37 @@ index: $(RUN)/index.mp
 TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
 
+# ROWS: what a model is stored as (dists, or model = a patmodel over the index); rows_args(file):
+# how score-models' inputs and expand/rerank read it
+ROWS = dists
+rows_args = --dists $(1)
+SELECT_ARGS =
 ifeq ($(ENCODER),patterns)
-# ---- phases 1 and 3 without an encoder: K pattern models, straight to their distributions;
-# phase 3 refines each one's feature weights on the pairs' classes (pattern-dists --pairs) ----
 pattern_subset = $(if $(filter 1,$(1)),,--feature-fraction $(PATTERN_FRACTION) --seed $$(( $(SEED) * 1000 + $(1) )))
+ifeq ($(PATTERN_PATH),index)
+# ---- phases 1 and 3 without an encoder, from the corpus index: K pattern models, each a small
+# patmodel (its feature subset; in phase 3 also its feature weights refined on the pairs'
+# classes, pattern-model --pairs); the stages compute rows on demand: no E x E file ----
+ROWS = model
+rows_args = --index $(RUN)/index.mp --model $(1)
+SELECT_ARGS = --index $(RUN)/index.mp
+$(RUN)/model-mlm-%.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt
+	$(PATTERN_MODEL) $(COMMON) --index $< $(call pattern_subset,$*) --out $@
+$(RUN)/model-cl-%.mp: $(RUN)/pairs.mp $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+	$(PATTERN_MODEL) $(COMMON) --index $(RUN)/index.mp --pairs $< $(call pattern_subset,$*) $(CL_FLAGS) --out $@
+$(RUN)/model-noen-cl.mp: $(RUN)/pairs-single.mp $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+	$(PATTERN_MODEL) $(COMMON) --index $(RUN)/index.mp --pairs $< $(CL_FLAGS) --out $@
+else
+# ---- phases 1 and 3 without an encoder, dense: K pattern models, straight to their
+# distributions; phase 3 refines each one's feature weights on the pairs' classes
+# (pattern-dists --pairs) ----
 $(RUN)/dists-mlm-%.mp: $(RUN)/samples.mp $(RUN)/params-patterns.txt
 	$(PATTERN_DISTS) $(COMMON) --samples $< $(call pattern_subset,$*) $(PATTERN_FLAGS) --out $@
 $(RUN)/dists-cl-%.mp: $(RUN)/pairs.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
 	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(call pattern_subset,$*) $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
 $(RUN)/dists-noen-cl.mp: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
 	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
+endif
 else
 # ---- phase 1: K masked-entity models ----
 $(RUN)/mlm-%/final/model.safetensors: $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
@@ -196,26 +230,26 @@ endif
 $(RUN)/dists-%.mp: $(RUN)/%/final/model.safetensors $(RUN)/samples.mp
 	$(INFER) $(COMMON) --model $(RUN)/$*/final --samples $(RUN)/samples.mp --out $@
 
-# ---- selection + ensemble ----
-$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp) $(RUN)/params-select.txt
-	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-mlm.mp $(filter %.mp,$^)
-$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp) $(RUN)/params-select.txt
-	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-cl.mp $(filter %.mp,$^)
+# ---- selection + ensemble (of patmodels: a patmodel of the kept members) ----
+$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-mlm-$(k).mp) $(RUN)/params-select.txt
+	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-mlm.mp $(filter %.mp,$^)
+$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-cl-$(k).mp) $(RUN)/params-select.txt
+	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-cl.mp $(filter %.mp,$^)
 
-# ---- expansion + re-ranking: $(RUN)/<name>/expansions.mp from a dists artifact ----
-# expand_rules(name, dists, size, stamp group)
+# ---- expansion + re-ranking: $(RUN)/<name>/expansions.mp from a model's rows ----
+# expand_rules(name, dists or patmodel, size, stamp group)
 define expand_rules
 $(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt
 	@mkdir -p $(RUN)/$(1)
-	$(EXPAND) $(COMMON) --dists $(2) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
+	$(EXPAND) $(COMMON) $(call rows_args,$(2)) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
 $(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
-	$(RERANK) $(COMMON) --dists $(2) $(RERANK_FLAGS) --out $$@ $$<
+	$(RERANK) $(COMMON) $(call rows_args,$(2)) $(RERANK_FLAGS) --out $$@ $$<
 $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
 # phase 2 (before contrastive training): seeds + 200
 $(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2),phase2))
-$(eval $(call expand_rules,phase2-single,$(RUN)/dists-mlm-1.mp,$(SIZE_PHASE2),phase2))
+$(eval $(call expand_rules,phase2-single,$(RUN)/$(ROWS)-mlm-1.mp,$(SIZE_PHASE2),phase2))
 # final rankings of the four variants: seeds + 100
 ifeq ($(PROTOCOL),inductive)
 # each query expanded and refined on its own, from the index (query --queries): no dists
@@ -229,9 +263,9 @@ $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 endef
 $(foreach v,noclen nocl noen full,$(eval $(call query_rules,$(v))))
 else
-$(eval $(call expand_rules,noclen,$(RUN)/dists-mlm-1.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,noclen,$(RUN)/$(ROWS)-mlm-1.mp,$(SIZE_FINAL),final))
 $(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL),final))
-$(eval $(call expand_rules,noen,$(RUN)/dists-noen-cl.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,noen,$(RUN)/$(ROWS)-noen-cl.mp,$(SIZE_FINAL),final))
 $(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL),final))
 endif
 
@@ -248,8 +282,8 @@ $(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp
 
 # ---- named targets ----
 ifeq ($(ENCODER),patterns)
-phase1: $(foreach k,$(SEEDS),$(RUN)/dists-mlm-$(k).mp)
-phase3: $(foreach k,$(SEEDS),$(RUN)/dists-cl-$(k).mp)
+phase1: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-mlm-$(k).mp)
+phase3: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-cl-$(k).mp)
 else
 phase1: $(foreach k,$(SEEDS),$(RUN)/mlm-$(k)/final/model.safetensors)
 phase3: $(foreach k,$(SEEDS),$(RUN)/cl-$(k)/final/model.safetensors)

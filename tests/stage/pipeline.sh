@@ -1,7 +1,8 @@
 # pipeline.sh: pipelines/probexpan.mk end to end on the mini dataset — with a tiny
 # transformer and a short schedule (every artifact, catalog lineage from the report back to
 # the dataset, MAP in [0,1], a changed variable re-runs only its dependants) and with the
-# default pattern models (artifacts, lineage, a MAP@10 floor) —
+# default pattern models (artifacts, lineage, a MAP@10 floor, no dists file: the stages read
+# the index) —
 # plus `make -n` dry runs of the variants and the ablation.
 source "$(dirname "$0")/lib.sh"
 MK="make --no-print-directory -f $PROBEXPAN_ROOT/pipelines/probexpan.mk BIN=$PROBEXPAN_BIN"
@@ -23,11 +24,17 @@ if [ "$(grep -Ec "^mpirun -np 4 $PROBEXPAN_BIN/(train-mlm|train-cl|infer) " "$WO
    ! grep -Eq "mpirun -np 4 $PROBEXPAN_BIN/(tokenize|expand|rerank|score-models|evaluate)" "$WORK/dry.mpi"; then
     pass mpirun_prefix; else fail mpirun_prefix "$(grep -c mpirun "$WORK/dry.mpi") mpirun lines"; fi
 
-# the default (no MODEL): pattern models — phase 1 and phase 3 by pattern-dists, no training
+# the default (no MODEL): pattern models — phase 1 and phase 3 by pattern-model over the index,
+# no training, no dists; PATTERN_PATH=dense: by pattern-dists, dists files
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" K=2 ablation >"$WORK/dry.patterns" 2>&1
-[ "$(grep -c "$PROBEXPAN_BIN/pattern-dists" "$WORK/dry.patterns")" = 5 ] && [ "$(grep -c -- '--pairs' "$WORK/dry.patterns")" = 3 ] &&
-    ! grep -q 'train-' "$WORK/dry.patterns" && pass patterns_by_default ||
+[ "$(grep -c "$PROBEXPAN_BIN/pattern-model" "$WORK/dry.patterns")" = 5 ] && [ "$(grep -c -- '--pairs' "$WORK/dry.patterns")" = 3 ] &&
+    ! grep -q 'train-\|pattern-dists\|--dists\|dists-' "$WORK/dry.patterns" && pass patterns_by_default ||
     fail patterns_by_default "$(grep -o 'bin/[a-z-]*' "$WORK/dry.patterns" | sort | uniq -c | tr '\n' ' ')"
+$MK -n DATA=/x.tar.gz RUN="$WORK/dry" K=2 PATTERN_PATH=dense ablation >"$WORK/dry.dense" 2>&1
+[ "$(grep -c "$PROBEXPAN_BIN/pattern-dists" "$WORK/dry.dense")" = 5 ] && ! grep -q 'pattern-model\|--model' "$WORK/dry.dense" &&
+    pass patterns_dense_option || fail patterns_dense_option "$(grep -o 'bin/[a-z-]*' "$WORK/dry.dense" | sort | uniq -c | tr '\n' ' ')"
+expect_exit bad_pattern_path 2 'PATTERN_PATH must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PATTERN_PATH=sparse noclen
+expect_exit pattern_flags_need_dense 2 'PATTERN_FLAGS go to pattern-dists' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PATTERN_FLAGS=--bag=4 noclen
 expect_exit bad_encoder 2 'ENCODER must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" ENCODER=lstm noclen
 # PROTOCOL=inductive: the variants come from `query --queries` on the index, no dists
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ablation >"$WORK/dry.inductive" 2>&1
@@ -45,13 +52,14 @@ PRUN=$WORK/prun
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$PRUN" K=2 TOPK=1 THREADS=1 default noclen >"$WORK/plog" 2>&1; then
     pass patterns_run; else fail patterns_run "$(tail -n 5 "$WORK/plog")"; exit 0; fi
 missing=""
-for f in corpus.mp samples.mp dists-mlm-1.mp dists-mlm-2.mp ensemble-mlm.mp phase2/ranked.mp pairs.mp dists-cl-1.mp \
-         dists-cl-2.mp ensemble-cl.mp full/ranked.mp full/report.mp; do
+for f in corpus.mp samples.mp index.mp model-mlm-1.mp model-mlm-2.mp ensemble-mlm.mp phase2/ranked.mp pairs.mp model-cl-1.mp \
+         model-cl-2.mp ensemble-cl.mp full/ranked.mp full/report.mp; do
     [ -s "$PRUN/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass patterns_every_artifact || fail patterns_every_artifact "missing:$missing"
+check patterns_no_dists bash -c "! ls '$PRUN'/*dists* 2>/dev/null"
 catalog --catalog "$PRUN/catalog.sqlite" lineage "$PRUN/full/report.mp" >"$WORK/plineage" 2>&1
-grep -q '\[dists\]' "$WORK/plineage" && grep -q '\[pairs\]' "$WORK/plineage" && grep -q '\[samples\]' "$WORK/plineage" &&
+grep -q '\[patmodel\]' "$WORK/plineage" && grep -q '\[index\]' "$WORK/plineage" && grep -q '\[pairs\]' "$WORK/plineage" && grep -q '\[samples\]' "$WORK/plineage" &&
     grep -q 'mini-ese.tar.gz \[input\]' "$WORK/plineage" && pass patterns_lineage ||
     fail patterns_lineage "$(head -n 12 "$WORK/plineage" | tr '\n' ' ')"
 pmap=$(map10_of "$PRUN/full/report.mp")

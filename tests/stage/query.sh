@@ -1,12 +1,14 @@
-# query stage tests on mini-ese reduced to one query (us_states #1): the dense path (the
-# pipeline: pattern-dists -> score-models -> expand -> rerank -> build-samples --contrastive ->
-# pattern-dists --pairs ...) and `query` on the pipeline's index give the same ranking for each
-# of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
+# query stage tests on mini-ese reduced to one query (us_states #1): the pipeline's stages —
+# from the index (pattern-model -> score-models -> expand -> rerank -> build-samples
+# --contrastive -> pattern-model --pairs ..., the default: no dists file written) and on dense
+# dists (PATTERN_PATH=dense: pattern-dists instead of pattern-model) — and `query` on the
+# pipeline's index give the same ranking for phase 2 and each of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
 # the sums over a sparse row being accumulated in another order), and so does the pipeline's
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # and every bad input — unknown or ambiguous names, a seed that is also negative, fewer than
 # two seeds, an index of another corpus, a wrong kind or schema, a truncated index, an
-# interrupted index build — exits 3 (2 for usage) with the expected message and no output.
+# interrupted index build, a patmodel of another index or truncated, pairs of other samples,
+# --dists with --index — exits 3 (2 for usage) with the expected message and no output.
 source "$(dirname "$0")/lib.sh"
 if ! need_shared || [ ! -f "$SHARED/data/mini-ese.tar.gz" ]; then skip query "no ../shared/data/mini-ese.tar.gz"; exit 0; fi
 tar xzf "$SHARED/data/mini-ese.tar.gz" -C "$WORK"
@@ -15,10 +17,17 @@ for f in "$D"/query/*.txt; do [ "$(basename "$f")" = us_states.txt ] || rm "$f";
 seeds=$(head -n 1 "$D/query/us_states.txt")
 echo "$seeds" >"$D/query/us_states.txt"
 RUN=$WORK/run
-if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$RUN" THREADS=1 ablation index \
-    >"$WORK/plog" 2>&1; then pass pipeline_and_index; else fail pipeline_and_index "$(tail -n 3 "$WORK/plog")"; exit 0; fi
+DRUN=$WORK/drun
+for path in index dense; do
+    if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$([ $path = index ] && echo "$RUN" || echo "$DRUN")" \
+        THREADS=1 PATTERN_PATH=$path ablation index >"$WORK/plog" 2>&1; then pass "pipeline_and_index_$path"; else
+        fail "pipeline_and_index_$path" "$(tail -n 3 "$WORK/plog")"; exit 0; fi
+done
 check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
-check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 3))
+check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$DRUN/dists-mlm-1.mp") / 3))
+check pipeline-writes-no-dists bash -c "! ls '$RUN'/*dists* 2>/dev/null"
+check patmodel-inspectable grep -q '"kind":"patmodel"' <(inspect --header "$RUN/ensemble-cl.mp")
+check patmodel-small test "$(stat -c %s "$RUN/ensemble-cl.mp")" -lt $(($(stat -c %s "$DRUN/dists-mlm-1.mp") / 10))
 
 # same_ranking NAME A B: two ranked records (JSON) hold the same eids in the same order, and
 # their aggregate and KL scores agree within 1e-9 relative
@@ -29,13 +38,24 @@ same_ranking() {
         [range(0; $a[0].scores | length) | close($a[0].scores[.]; $b[0].scores[.]) and close($a[0].kl_score[.]; $b[0].kl_score[.])] | all'
 }
 
-# dense vs index: the same list, the same figures
+# the pipeline's stages, index vs dense: the same lists, the same figures, the same models kept
+for v in phase2 noclen nocl noen full; do
+    inspect "$RUN/$v/ranked.mp" | sed -n 3p >"$WORK/stages-$v.json"
+    inspect "$DRUN/$v/ranked.mp" | sed -n 3p >"$WORK/dense-$v.json"
+    same_ranking "stages-$v" "$WORK/dense-$v.json" "$WORK/stages-$v.json"
+done
+# (the rows are the same floats, so the model scores are identical)
+for p in mlm cl; do
+    check "stages-same-model-scores-$p" cmp <(inspect "$DRUN/scores-$p.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]') \
+        <(inspect "$RUN/scores-$p.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
+done
+
+# the pipeline vs query: the same list, the same figures
 seed_list=$(tr ' ' ',' <<<"$seeds")
 for v in noclen nocl noen full; do
     query --run "$RUN" --seeds "$seed_list" --variant $v --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
-    inspect "$RUN/$v/ranked.mp" | sed -n 3p >"$WORK/dense-$v.json"
     inspect "$WORK/q-$v.mp" | sed -n 3p >"$WORK/index-$v.json"
-    same_ranking "$v" "$WORK/dense-$v.json" "$WORK/index-$v.json"
+    same_ranking "$v" "$WORK/stages-$v.json" "$WORK/index-$v.json"
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
 done
 params_are_options query-params query "$WORK/q-full.mp"
@@ -81,7 +101,7 @@ cp "$WORK/arun/index.mp" "$WORK/run2-index.mp"
 mkdir -p "$WORK/run2" && cp "$RUN/samples.mp" "$WORK/run2/" && cp "$WORK/arun/index.mp" "$WORK/run2/index.mp"
 expect_exit index-of-another-corpus 3 'belongs to another corpus' query --run "$WORK/run2" --seeds "$seed_list"
 # wrong kind, other schema versions, truncation
-expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$RUN/dists-mlm-1.mp" --seeds "$seed_list"
+expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$DRUN/dists-mlm-1.mp" --seeds "$seed_list"
 for v in 0 2; do
     perl -pe "s/\xa6schema\x01/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
     expect_exit "index-schema-$v" 3 "schema version $v is not supported \(this program reads 1..1\)" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
@@ -99,38 +119,16 @@ for d in 0.02 0.05 0.1 0.2 0.3; do
 done
 [ $killed -gt 0 ] && pass index-killed-leaves-nothing || skip index-killed-leaves-nothing "the build finished before every kill"
 
-# the stages from the index (pattern-model -> score-models --index -> expand/rerank --index
-# --model): the dense stages' rankings for every variant and phase 2 (same eids; scores within
-# 1e-9 relative), from patmodel files of a few kB to hundreds of kB where a dists takes E^2 floats
+# the stages' bad input: both sources or half of one (2); a model of another index, pairs of
+# other samples, a truncated patmodel, an ensemble averaged again (3)
 X=$WORK/ix
 mkdir -p "$X"
-pm() { pattern-model --quiet --index "$RUN/index.mp" "$@"; }
-rows() { echo --index "$RUN/index.mp" --model "$X/$1.mp"; }
-pm --out "$X/m1.mp" && pm --feature-fraction 0.8 --seed 1002 --out "$X/m2.mp" && pm --feature-fraction 0.8 --seed 1003 --out "$X/m3.mp"
-score-models --quiet --queries "$D" --top 2 --index "$RUN/index.mp" --ensemble "$X/ens-mlm.mp" --out "$X/s-mlm.mp" "$X"/m[123].mp >/dev/null
-pm --pairs "$RUN/pairs.mp" --out "$X/c1.mp" && pm --pairs "$RUN/pairs.mp" --feature-fraction 0.8 --seed 1002 --out "$X/c2.mp" &&
-    pm --pairs "$RUN/pairs.mp" --feature-fraction 0.8 --seed 1003 --out "$X/c3.mp" && pm --pairs "$RUN/pairs-single.mp" --out "$X/cn.mp"
-score-models --quiet --queries "$D" --top 2 --index "$RUN/index.mp" --ensemble "$X/ens-cl.mp" --out "$X/s-cl.mp" "$X"/c[123].mp >/dev/null
-check patmodel-inspectable grep -q '"kind":"patmodel"' <(inspect --header "$X/ens-cl.mp")
-check patmodel-small test "$(stat -c %s "$X/ens-cl.mp")" -lt $(($(stat -c %s "$RUN/dists-mlm-1.mp") / 10))
-for v in phase2:ens-mlm:200 noclen:m1:100 nocl:ens-mlm:100 noen:cn:100 full:ens-cl:100; do
-    IFS=: read -r name model size <<<"$v"
-    expand --quiet $(rows "$model") --queries "$D" --size "$size" --out "$X/$name-exp.mp" &&
-        rerank --quiet $(rows "$model") --official --out "$X/$name.mp" "$X/$name-exp.mp"
-    inspect "$RUN/$name/ranked.mp" | sed -n 3p >"$X/dense-$name.json"
-    inspect "$X/$name.mp" | sed -n 3p >"$X/index-$name.json"
-    same_ranking "stages-$name" "$X/dense-$name.json" "$X/index-$name.json"
-done
-# model selection: the same scores (the rows are the same floats) and the same models kept
-check stages-same-model-scores cmp <(inspect "$RUN/scores-cl.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]') \
-    <(inspect "$X/s-cl.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
-# bad input: both sources or half of one (2); a model of another index, pairs of other samples,
-# a truncated patmodel, an ensemble averaged again (3)
-expect_exit rows-both 2 'give --dists FILE, or --index FILE with --model FILE' expand $(rows m1) --dists "$RUN/dists-mlm-1.mp" --queries "$D" --out "$X/x.mp"
-expect_exit rows-index-alone 2 'give --dists FILE, or --index FILE with --model FILE' rerank --index "$RUN/index.mp" --out "$X/x.mp" "$X/full-exp.mp"
-expect_exit model-of-another-index 3 'made over another index' expand --index "$WORK/arun/index.mp" --model "$X/m1.mp" --queries "$D" --out "$X/x.mp"
+rows() { echo --index "$RUN/index.mp" --model "$RUN/$1.mp"; }
+expect_exit rows-both 2 'give --dists FILE, or --index FILE with --model FILE' expand $(rows model-mlm-1) --dists "$DRUN/dists-mlm-1.mp" --queries "$D" --out "$X/x.mp"
+expect_exit rows-index-alone 2 'give --dists FILE, or --index FILE with --model FILE' rerank --index "$RUN/index.mp" --out "$X/x.mp" "$RUN/full/expansions.mp"
+expect_exit model-of-another-index 3 'made over another index' expand --index "$WORK/arun/index.mp" --model "$RUN/model-mlm-1.mp" --queries "$D" --out "$X/x.mp"
 expect_exit pairs-of-other-samples 3 'build both from one samples artifact' pattern-model --index "$WORK/arun/index.mp" --pairs "$RUN/pairs.mp" --out "$X/x.mp"
-head -c $(($(stat -c %s "$X/c1.mp") - 100)) "$X/c1.mp" >"$X/trunc.mp"
-expect_exit patmodel-truncated 3 'trunc.mp' expand $(rows trunc) --queries "$D" --out "$X/x.mp"
-expect_exit ensemble-of-ensembles 3 'averages single models' score-models --queries "$D" --top 1 --index "$RUN/index.mp" --ensemble "$X/x.mp" --out "$X/y.mp" "$X/ens-cl.mp"
+head -c $(($(stat -c %s "$RUN/model-cl-1.mp") - 100)) "$RUN/model-cl-1.mp" >"$X/trunc.mp"
+expect_exit patmodel-truncated 3 'trunc.mp' expand --index "$RUN/index.mp" --model "$X/trunc.mp" --queries "$D" --out "$X/x.mp"
+expect_exit ensemble-of-ensembles 3 'averages single models' score-models --queries "$D" --top 1 --index "$RUN/index.mp" --ensemble "$X/x.mp" --out "$X/y.mp" "$RUN/ensemble-cl.mp"
 check stages-bad-input-no-output test ! -e "$X/x.mp" -a ! -e "$X/y.mp"
