@@ -3,8 +3,9 @@
  * demand — a background plus the entities sharing a feature with e
  * (pattern_model_sparse_row), the mean of the models' rows column by column in double
  * (sparse_row_mean, the same floats as score-models' dense ensemble) — and keeps it until
- * pattern_rows_forget. The engine and the stages that read a `patmodel` artifact
- * (common/model/entity_rows.h) both use it, so they see the same numbers.
+ * pattern_rows_forget — what the stages that read a `patmodel` artifact use
+ * (common/model/entity_rows.h); the same numbers as the engine's rows (common/engine), which
+ * also keep unrefined rows across requests.
  *
  * Cost of a row: O(sum over e's features of their entities) per model; memory O(E) for the
  * scratch plus the rows kept. One set of rows belongs to one thread (its cache and scratch
