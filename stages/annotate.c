@@ -756,6 +756,7 @@ int main(int argc, char **argv) {
         {"min-count", OPT_INT, &opt_dp.min_count, "N", "with --discover: occurrences a name needs", 1, 1e9},
         {"max-len", OPT_INT, &opt_dp.max_len, "N", "with --discover: longest name in tokens", 1, 32},
         {"min-pmi", OPT_DOUBLE, &opt_dp.min_pmi, "X", "with --discover: concordance (PMI of the weakest split) a multi-word name needs", -1e9, 1e9},
+        {"min-alone", OPT_DOUBLE, &opt_dp.min_alone, "X", "with --discover: share of a name's occurrences that must be a whole run of capitalised words (not a part of a longer one: drops first names, titles, \"River\")", 0, 1},
         {"max-line", OPT_LONG, &opt_max_line, "BYTES", "with --lines: longest line (document) accepted; a longer one is bad input", 1, 1e15},
         {"out", OPT_STRING, &opt_out, "PATH", "output dataset folder, or an archive ending in .tar.gz/.tgz", 0, 0},
         {"lines", OPT_FLAG, &opt_lines, NULL, "one document per line (else one per file)", 0, 0},

@@ -14,6 +14,7 @@ void discover_params_default(discover_params *p) {
     p->min_count = 3;
     p->max_len = 6;
     p->min_pmi = 1.0;
+    p->min_alone = 0.1;
     p->max_table = 4000000;
 }
 
@@ -73,54 +74,60 @@ token_class discover_token_class(const char *t) {
     return in_list(CONNECTORS, t, strlen(t)) ? TOKEN_CONNECTOR : TOKEN_OTHER;
 }
 
-/* A counted key: occurrences away from a sentence start and at one. */
+/* A counted key: a few counts per key (slots), e.g. its occurrences away
+ * from a sentence start and at one. */
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT }; /* WHOLE_*: the span was a whole run of name words */
 typedef struct {
     strmap map;
-    int64_t *mid, *init;
+    int64_t *v; /* slots counts per key */
+    int slots;
     int64_t n, cap;
 } counter;
 
-static void counter_init(counter *c) {
+static void counter_init(counter *c, int slots) {
     memset(c, 0, sizeof *c);
     strmap_init(&c->map);
+    c->slots = slots;
 }
 
 static void counter_free(counter *c) {
     strmap_free(&c->map);
-    free(c->mid);
-    free(c->init);
+    free(c->v);
 }
 
-static void counter_add(counter *c, const char *key, size_t len, int initial, int64_t by) {
+static int64_t *counter_slots(counter *c, const char *key, size_t len) {
     int64_t i = strmap_get(&c->map, key, len);
     if (i < 0) {
         if (c->n == c->cap) {
             c->cap = c->cap * 2 + 1024;
-            c->mid = xrealloc(c->mid, sizeof *c->mid * (size_t)c->cap);
-            c->init = xrealloc(c->init, sizeof *c->init * (size_t)c->cap);
+            c->v = xrealloc(c->v, sizeof *c->v * (size_t)(c->cap * c->slots));
         }
         i = c->n++;
         strmap_put(&c->map, key, len, i);
-        c->mid[i] = c->init[i] = 0;
+        memset(c->v + i * c->slots, 0, sizeof *c->v * (size_t)c->slots);
     }
-    (initial ? c->init : c->mid)[i] += by;
+    return c->v + i * c->slots;
 }
 
+static void counter_add(counter *c, const char *key, size_t len, int slot, int64_t by) {
+    counter_slots(c, key, len)[slot] += by;
+}
+
+/* Occurrences of a key of the word counter (MID + INIT), 0 if unseen. */
 static int64_t counter_total(const counter *c, const char *key, size_t len) {
     int64_t i = strmap_get(&c->map, key, len);
-    return i < 0 ? 0 : c->mid[i] + c->init[i];
+    return i < 0 ? 0 : c->v[i * c->slots + MID] + c->v[i * c->slots + INIT];
 }
 
 /* Keeps the keys seen at least twice (lossy counting). */
 static void counter_prune(counter *c) {
     counter kept;
-    counter_init(&kept);
+    counter_init(&kept, c->slots);
     for (size_t s = 0; s < c->map.cap; s++) {
         if (!c->map.hash[s]) continue;
-        int64_t i = c->map.val[s];
-        if (c->mid[i] + c->init[i] < 2) continue;
-        counter_add(&kept, c->map.key[s], c->map.klen[s], 0, c->mid[i]);
-        counter_add(&kept, c->map.key[s], c->map.klen[s], 1, c->init[i]);
+        const int64_t *v = c->v + c->map.val[s] * c->slots;
+        if (v[MID] + v[INIT] < 2) continue;
+        memcpy(counter_slots(&kept, c->map.key[s], c->map.klen[s]), v, sizeof *v * (size_t)c->slots);
     }
     counter_free(c);
     *c = kept;
@@ -141,9 +148,9 @@ struct discover {
 discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
-    counter_init(&d->words);
-    counter_init(&d->spans);
-    counter_init(&d->acronyms);
+    counter_init(&d->words, 2);
+    counter_init(&d->spans, 4);
+    counter_init(&d->acronyms, 1);
     return d;
 }
 
@@ -216,7 +223,7 @@ static void count_acronyms(discover *d, char *const *tokens, int n) {
             if (a >= 0 && seen == k && initials_match(cls, tokens, a, i - 1, caps)) {
                 size_t al = strlen(tokens[i + 1]), len = join(d, tokens, a, i - 1, ' ');
                 char *pair = xasprintf("%s\t%.*s", tokens[i + 1], (int)len, d->key);
-                counter_add(&d->acronyms, pair, al + 1 + len, 0, 1);
+                counter_add(&d->acronyms, pair, al + 1 + len, MID, 1);
                 free(pair);
             }
         }
@@ -227,7 +234,7 @@ static void count_acronyms(discover *d, char *const *tokens, int n) {
             if (e < n && e > i + 1 && !strcmp(tokens[e], ")") && initials_match(cls, tokens, i + 1, e - 1, caps)) {
                 size_t al = strlen(tokens[i - 1]), len = join(d, tokens, i + 1, e - 1, ' ');
                 char *pair = xasprintf("%s\t%.*s", tokens[i - 1], (int)len, d->key);
-                counter_add(&d->acronyms, pair, al + 1 + len, 0, 1);
+                counter_add(&d->acronyms, pair, al + 1 + len, MID, 1);
                 free(pair);
             }
         }
@@ -247,7 +254,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         if (start < 0 && utf8proc_iterate((const utf8proc_uint8_t *)tokens[i], -1, &cp) > 0 &&
             (utf8proc_category(cp) <= UTF8PROC_CATEGORY_LO || utf8proc_category(cp) == UTF8PROC_CATEGORY_ND))
             start = i;
-        counter_add(&d->words, tokens[i], strlen(tokens[i]), i == start, 1);
+        counter_add(&d->words, tokens[i], strlen(tokens[i]), i == start ? INIT : MID, 1);
     }
     for (int i = 0; i < n;) {
         if (cls[i] != TOKEN_NAME) { i++; continue; }
@@ -262,6 +269,11 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         /* a particle right before the span starts it ("von Neumann") */
         if (i > start && i > 0 && cls[i - 1] == TOKEN_CONNECTOR && in_list(PARTICLES, tokens[i - 1], strlen(tokens[i - 1])))
             i--;
+        /* the run is whole from i, and from its second name word when i starts
+         * the sentence (a capitalised first word there may be no name: "Yesterday
+         * the Church of England") */
+        int rest = i + 1;
+        while (i == start && rest < e && cls[rest] != TOKEN_NAME) rest++;
         for (int a = i; a < e; a++) {
             if (cls[a] != TOKEN_NAME && !(a == i && cls[a] == TOKEN_CONNECTOR)) continue;
             d->name_words += cls[a] == TOKEN_NAME;
@@ -269,7 +281,9 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 if (cls[b] != TOKEN_NAME && cls[b] != TOKEN_NUMERAL) continue;
                 if (cls[a] == TOKEN_CONNECTOR && b == a) continue;
                 size_t len = join(d, tokens, a, b, ' '); /* before d->key is read: join may move it */
-                counter_add(&d->spans, d->key, len, a == start, 1);
+                int64_t *v = counter_slots(&d->spans, d->key, len);
+                v[a == start ? INIT : MID]++;
+                if ((a == i || (i == start && a == rest)) && b == e - 1) v[a == start ? WHOLE_INIT : WHOLE_MID]++;
             }
         }
         i = e;
@@ -287,7 +301,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
  * sentence starts, and its case-folded form at most twice as frequent there? */
 static int usually_capitalised(const discover *d, const char *w, size_t len) {
     int64_t i = strmap_get(&d->words.map, w, len);
-    int64_t mid = i < 0 ? 0 : d->words.mid[i];
+    int64_t mid = i < 0 ? 0 : d->words.v[i * d->words.slots + MID];
     utf8proc_uint8_t *folded = NULL;
     char *copy = xasprintf("%.*s", (int)len, w);
     int64_t lower = 0;
@@ -315,7 +329,9 @@ typedef struct {
     uint32_t len;
     int ntok;
     int64_t count, ext; /* estimated count; count of its most frequent kept extension */
+    int64_t whole;      /* occurrences as a whole run of name words */
     int kept;
+    int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
 } cand;
 
 static int64_t span_index(const strmap *index, const char *k, size_t len) { return strmap_get(index, k, len); }
@@ -414,6 +430,129 @@ static int by_count_desc(const void *a, const void *b) {
     return strcmp(x->name, y->name);
 }
 
+/* Aliases of the candidates: per candidate a list of names (into the span
+ * counter's arena or the acronym counter's keys). */
+typedef struct {
+    int64_t *head; /* candidate -> first node, -1 = none */
+    struct alias_node {
+        const char *s;
+        uint32_t len;
+        int64_t next;
+    } *node;
+    int64_t n, cap;
+} aliases;
+
+static void alias_add(aliases *al, int64_t to, const char *s, size_t len) {
+    if (al->n == al->cap) {
+        al->cap = al->cap * 2 + 256;
+        al->node = xrealloc(al->node, sizeof *al->node * (size_t)al->cap);
+    }
+    al->node[al->n] = (struct alias_node){s, (uint32_t)len, al->head[to]};
+    al->head[to] = al->n++;
+}
+
+/* The candidate that c was merged into, following the chain. */
+static int64_t root(const cand *cs, int64_t c) {
+    while (cs[c].into >= 0) c = cs[c].into;
+    return c;
+}
+
+/* Candidate v (kept) becomes an alias of candidate t (kept), with its aliases;
+ * t gains `mentions` of v's occurrences. */
+static void merge(cand *cs, aliases *al, int64_t v, int64_t t, int64_t mentions) {
+    cs[v].kept = 0;
+    cs[v].into = t;
+    cs[t].count += mentions;
+    alias_add(al, t, cs[v].key, cs[v].len);
+    for (int64_t k = al->head[v], next; k >= 0; k = next) {
+        next = al->node[k].next;
+        al->node[k].next = al->head[t];
+        al->head[t] = k;
+    }
+    al->head[v] = -1;
+}
+
+/* Is candidate a preferred to b as the name of their entity: more frequent, then first by bytes? */
+static int preferred(const cand *a, const cand *b) {
+    if (a->count != b->count) return a->count > b->count;
+    size_t l = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->key, b->key, l);
+    return c ? c < 0 : a->len < b->len;
+}
+
+/* Spelling key of a name: case-folded, without spaces, hyphens, periods and
+ * apostrophes ("Chiang Kai-Shek" ~ "Chiang Kai-shek", "UNIX" ~ "Unix", "U. S." ~ "U.S."). */
+static char *spelling_key(const char *s, size_t len, size_t *klen) {
+    char *copy = xasprintf("%.*s", (int)len, s);
+    utf8proc_uint8_t *folded = NULL;
+    utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)copy, 0, &folded,
+                                      UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE);
+    free(copy);
+    if (m < 0) return NULL;
+    char *q = (char *)folded;
+    for (const char *p = (char *)folded; *p; p++)
+        if (!strchr(" -.'", *p)) *q++ = *p;
+    *q = 0;
+    *klen = (size_t)(q - (char *)folded);
+    return (char *)folded;
+}
+
+/* Kept candidates that are spelled alike (spelling_key) become aliases of the preferred one. */
+static void merge_spelling_variants(cand *cs, int64_t n, aliases *al) {
+    strmap best; /* spelling key -> preferred candidate */
+    strmap_init(&best);
+    char **keys = xcalloc((size_t)n + 1, sizeof *keys);
+    size_t *klens = xcalloc((size_t)n + 1, sizeof *klens);
+    for (int64_t i = 0; i < n; i++) {
+        if (!cs[i].kept || !(keys[i] = spelling_key(cs[i].key, cs[i].len, &klens[i])) || !klens[i]) continue;
+        int64_t b = strmap_get(&best, keys[i], klens[i]);
+        if (b < 0) strmap_put(&best, keys[i], klens[i], i);
+        else if (preferred(&cs[i], &cs[b])) strmap_add(&best, keys[i], klens[i], i - b);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (!keys[i] || !klens[i]) continue;
+        int64_t b = strmap_get(&best, keys[i], klens[i]);
+        if (b != i) merge(cs, al, i, b, cs[i].count);
+    }
+    for (int64_t i = 0; i < n; i++) free(keys[i]);
+    free(keys);
+    free(klens);
+    strmap_free(&best);
+}
+
+/* Has the candidate a connector word ("District of Columbia")? */
+static int has_connector(const cand *c) {
+    for (size_t b = 0, e; b < c->len; b = e + 1) {
+        const char *sp = memchr(c->key + b, ' ', c->len - b);
+        e = sp ? (size_t)(sp - c->key) : c->len;
+        if (in_list(CONNECTORS, c->key + b, e - b)) return 1;
+    }
+    return 0;
+}
+
+/* A one-word name w joins the most frequent kept longer name f that ends with
+ * it and has no connector ("Garbo" -> "Greta Garbo", not "Columbia" -> "District
+ * of Columbia") when f is w's usual long form: f is at least as
+ * frequent as w alone, and covers at least half of w's occurrences inside
+ * longer runs of name words ("Washington" alone outnumbers "George
+ * Washington", "Michigan" is in many other names than "Lake Michigan"). */
+static void merge_surnames(cand *cs, int64_t n, const strmap *index, aliases *al) {
+    int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
+    for (int64_t i = 0; i < n; i++) full[i] = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (!cs[i].kept || cs[i].ntok < 2 || has_connector(&cs[i])) continue;
+        const char *sp = memrchr(cs[i].key, ' ', cs[i].len);
+        int64_t w = strmap_get(index, sp + 1, cs[i].len - (size_t)(sp + 1 - cs[i].key));
+        if (w >= 0 && cs[w].kept && cs[w].ntok == 1 && (full[w] < 0 || preferred(&cs[i], &cs[full[w]]))) full[w] = i;
+    }
+    for (int64_t w = 0; w < n; w++) {
+        int64_t f = full[w];
+        if (f < 0 || !cs[f].kept || !cs[w].kept) continue;
+        if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole) merge(cs, al, w, f, cs[w].whole);
+    }
+    free(full);
+}
+
 int64_t discover_finish(discover *d, discovered_name **out) {
     counter *sp = &d->spans;
     int64_t n = sp->n;
@@ -425,10 +564,14 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->key = sp->map.key[s];
         c->len = sp->map.klen[s];
         c->ntok = 1;
+        c->into = -1;
         for (uint32_t k = 0; k < c->len; k++) c->ntok += c->key[k] == ' ';
         const char *spc = memchr(c->key, ' ', c->len);
         size_t fl = spc ? (size_t)(spc - c->key) : c->len;
-        c->count = sp->mid[i] + (sp->init[i] && usually_capitalised(d, c->key, fl) ? sp->init[i] : 0);
+        const int64_t *v = sp->v + i * sp->slots;
+        int initial = v[INIT] && usually_capitalised(d, c->key, fl);
+        c->count = v[MID] + (initial ? v[INIT] : 0);
+        c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
     }
     /* longest first, so that a candidate's kept extensions are known when it is judged */
     cand **order = xmalloc(sizeof *order * (size_t)(n + 1));
@@ -438,7 +581,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     int64_t min = d->p.min_count;
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
-        if (c->count < min || c->count - c->ext < min) continue;
+        if (c->count < min || c->count - c->ext < min || (double)c->whole < d->p.min_alone * (double)c->count) continue;
         if (c->ntok == 1) {
             if (letters(c->key) < 2 || !usually_capitalised(d, c->key, c->len)) continue;
         } else if (weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
@@ -453,7 +596,11 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         }
     }
     free(order);
-    /* acronyms: each joins its most frequent kept expansion */
+    aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
+    for (int64_t i = 0; i < n; i++) al.head[i] = -1;
+    merge_spelling_variants(cs, n, &al);
+    merge_surnames(cs, n, &sp->map, &al);
+    /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
     counter *ac = &d->acronyms;
     acronym_pair *pairs = xmalloc(sizeof *pairs * (size_t)(ac->n + 1));
     int64_t np = 0;
@@ -461,24 +608,20 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         if (!ac->map.hash[s]) continue;
         const char *key = ac->map.key[s], *tab = strchr(key, '\t');
         int64_t e = span_index(&sp->map, tab + 1, strlen(tab + 1));
-        if (e >= 0 && cs[e].kept) pairs[np++] = (acronym_pair){key, (size_t)(tab - key), e, ac->mid[ac->map.val[s]]};
+        if (e >= 0 && (cs[e].kept || cs[e].into >= 0))
+            pairs[np++] = (acronym_pair){key, (size_t)(tab - key), root(cs, e), ac->v[ac->map.val[s] * ac->slots + MID]};
     }
     qsort(pairs, (size_t)np, sizeof *pairs, by_acronym);
-    int64_t *alias_of = xmalloc(sizeof *alias_of * (size_t)(n + 1)); /* candidate -> first pair naming it */
-    int64_t *alias_next = xmalloc(sizeof *alias_next * (size_t)(np + 1));
-    for (int64_t i = 0; i < n; i++) alias_of[i] = -1;
     for (int64_t k = 0; k < np; k++) {
-        alias_next[k] = -1;
         if (k > 0 && pairs[k].alen == pairs[k - 1].alen && !memcmp(pairs[k].key, pairs[k - 1].key, pairs[k].alen))
             continue; /* not the acronym's most frequent expansion */
         int64_t a = span_index(&sp->map, pairs[k].key, pairs[k].alen), e = pairs[k].expansion;
-        if (a == e) continue;
-        if (a >= 0 && cs[a].kept) { /* the acronym's own mentions now belong to the expansion */
-            cs[a].kept = 0;
-            cs[e].count += cs[a].count;
+        if (a >= 0 && (cs[a].kept || cs[a].into >= 0)) { /* the acronym's own mentions now belong to the expansion */
+            a = root(cs, a);
+            if (a != e) merge(cs, &al, a, e, cs[a].count);
+        } else {
+            alias_add(&al, e, pairs[k].key, pairs[k].alen);
         }
-        alias_next[k] = alias_of[e];
-        alias_of[e] = k;
     }
     int64_t kept = 0;
     for (int64_t i = 0; i < n; i++) kept += cs[i].kept;
@@ -489,14 +632,14 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         discovered_name *dn = &names[m++];
         dn->name = xasprintf("%.*s", (int)cs[i].len, cs[i].key);
         dn->count = cs[i].count;
-        for (int64_t k = alias_of[i]; k >= 0; k = alias_next[k]) {
+        for (int64_t k = al.head[i]; k >= 0; k = al.node[k].next) {
             dn->aliases = xrealloc(dn->aliases, sizeof *dn->aliases * (size_t)(dn->naliases + 1));
-            dn->aliases[dn->naliases++] = xasprintf("%.*s", (int)pairs[k].alen, pairs[k].key);
+            dn->aliases[dn->naliases++] = xasprintf("%.*s", (int)al.node[k].len, al.node[k].s);
         }
     }
     qsort(names, (size_t)kept, sizeof *names, by_count_desc);
-    free(alias_of);
-    free(alias_next);
+    free(al.head);
+    free(al.node);
     free(pairs);
     free(cs);
     *out = names;

@@ -13,7 +13,7 @@
  *    lower-case form at most 2x as frequent as that.
  *  - acronyms: "Expansion ( ACR )" and "ACR ( Expansion )", where the capitals
  *    of ACR are the initials of the expansion's capitalised words; the acronym
- *    becomes an alias of the expansion's entity.
+ *    becomes an alias of the expansion's entity (the entity it was merged into, below).
  * A candidate is kept when it is frequent (estimated count >= min_count), of
  * good quality and complete:
  *  - one word: at least two letters, not a stoplisted word, usually capitalised;
@@ -25,7 +25,21 @@
  *    frequent kept one-word extension ("Ludwig van" is never kept when it
  *    is always followed by "Beethoven") — the right/left boundary test of
  *    phrase mining, by the share of the dominant neighbour instead of the
- *    entropy of all of them (which would need every neighbour's count).
+ *    entropy of all of them (which would need every neighbour's count);
+ *  - a name on its own: at least min_alone of its occurrences are a whole
+ *    run of name words (from the run's second name word when the run starts
+ *    the sentence), so words seen mostly as parts of many longer names —
+ *    first names ("Edith"), titles ("Mr.", "General"), heads ("River",
+ *    "University") — are no entities, and take no mentions from the longer
+ *    names that are too rare to be kept.
+ * Variants of a name then become one entity, the others its aliases:
+ *  - spellings that differ only in case, spaces, hyphens, periods or
+ *    apostrophes ("UNIX" ~ "Unix", "U. S." ~ "U.S."): the most frequent wins;
+ *  - a one-word name and the most frequent kept longer name without connectors
+ *    that ends with it ("Garbo" -> "Greta Garbo"), when the long form is at
+ *    least as frequent as the word alone and covers at least half of the
+ *    word's occurrences inside longer runs ("Washington" alone outnumbers
+ *    "George Washington": two entities).
  * Memory: a table of the distinct words and one of the distinct candidate
  * spans; when the latter exceeds max_table entries the candidates seen once
  * are dropped (lossy counting: counts are then lower bounds), so memory stays
@@ -39,6 +53,7 @@ typedef struct {
     int min_count;      /* candidates need this many occurrences (default 3) */
     int max_len;        /* longest candidate in tokens (default 6) */
     double min_pmi;     /* concordance threshold of multi-word names (default 1) */
+    double min_alone;   /* share of a name's occurrences that are a whole run of name words (default 0.1) */
     int64_t max_table;  /* candidate spans held before pruning (default 4,000,000) */
 } discover_params;
 
@@ -53,7 +68,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n);
 
 typedef struct {
     char *name;         /* tokens joined by single spaces */
-    char **aliases;     /* acronyms found for it */
+    char **aliases;     /* its merged variants and acronyms */
     int naliases;
     int64_t count;      /* estimated occurrences */
 } discovered_name;

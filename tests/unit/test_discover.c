@@ -1,8 +1,9 @@
 /* test_discover: entity-name discovery (common/discover/discover.h) on
  * hand-written sentences whose expected names are worked out by hand:
  * connectors, particles, regnal numerals, sentence-initial capitals, the
- * stoplist, min_count, completeness, concordance (PMI), acronym aliases and
- * pruning of the candidate table. */
+ * stoplist, min_count, completeness, concordance (PMI), the share of whole
+ * occurrences, merged variants, acronym aliases and pruning of the candidate
+ * table. */
 #include "check.h"
 #include "discover/discover.h"
 #include "text/sentence_split.h"
@@ -79,6 +80,80 @@ static void test_names(void) {
     discovered_names_free(names, n);
 }
 
+/* Index of alias `alias` of the entity named `name`, or -1. */
+static int has_alias(const discovered_name *names, int64_t n, const char *name, const char *alias) {
+    int64_t i = find(names, n, name);
+    if (i < 0) return 0;
+    for (int k = 0; k < names[i].naliases; k++)
+        if (!strcmp(names[i].aliases[k], alias)) return 1;
+    return 0;
+}
+
+/* Names that are mostly parts of longer runs of capitalised words (first
+ * names, titles, "River") are not names on their own; surnames are. */
+static void test_parts_of_longer_names(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    const char *full[] = {"Edith Wharton", "Edith Piaf", "Edith Cavell", "Edith Sitwell"};
+    const char *rivers[] = {"Marne River", "Volga River", "Seine River", "Ohio River"};
+    char s[96];
+    for (int k = 0; k < 4; k++) {
+        snprintf(s, sizeof s, "a book by %s appeared .", full[k]);
+        add(d, s, 1); /* each full name once: only "Edith" and the surnames reach min_count */
+        snprintf(s, sizeof s, "we crossed the %s at dawn .", rivers[k]);
+        add(d, s, 3);
+    }
+    add(d, "then Wharton wrote again .", 3);
+    add(d, "a River was wide .", 1); /* "River" alone: 1 of 13 occurrences, "Edith" alone: never */
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Wharton") >= 0);
+    CHECK(find(names, n, "Edith") < 0);
+    CHECK(find(names, n, "River") < 0);
+    discovered_names_free(names, n);
+    /* with min_alone 0 both are kept (the test above can fail) */
+    p.min_alone = 0;
+    d = discover_new(&p);
+    for (int k = 0; k < 4; k++) {
+        snprintf(s, sizeof s, "a book by %s appeared .", full[k]);
+        add(d, s, 1);
+    }
+    n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Edith") >= 0);
+    discovered_names_free(names, n);
+}
+
+/* Variants of one name become one entity with aliases: spellings that differ
+ * in case, hyphens or periods, and a surname whose usual long form is one full
+ * name; not a place inside a longer name with a connector, nor a name that is
+ * more frequent alone than in its long form. */
+static void test_variants_merged(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "we installed Unix today .", 5);
+    add(d, "we installed UNIX today .", 3);
+    add(d, "the films of Greta Garbo are old .", 4);
+    add(d, "later Garbo retired .", 3);
+    add(d, "they visited George Washington there .", 3);
+    add(d, "they visited Washington there .", 9);
+    add(d, "the District of Columbia votes .", 6);
+    add(d, "the Columbia flows west .", 3);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(has_alias(names, n, "Unix", "UNIX") && find(names, n, "UNIX") < 0);
+    CHECK(has_alias(names, n, "Greta Garbo", "Garbo") && find(names, n, "Garbo") < 0);
+    int64_t g = find(names, n, "Greta Garbo");
+    CHECK(g >= 0 && names[g].count == 7); /* 4 + Garbo's 3 alone */
+    CHECK(find(names, n, "Washington") >= 0 && find(names, n, "George Washington") >= 0);
+    CHECK(find(names, n, "Columbia") >= 0 && find(names, n, "District of Columbia") >= 0);
+    discovered_names_free(names, n);
+}
+
 /* Lossy counting: with a tiny table the singletons are pruned, the frequent name survives. */
 static void test_pruning(void) {
     discover_params p;
@@ -112,6 +187,8 @@ static void test_nothing(void) {
 TEST_MAIN_BEGIN("test_discover")
 RUN(test_token_class);
 RUN(test_names);
+RUN(test_parts_of_longer_names);
+RUN(test_variants_merged);
 RUN(test_pruning);
 RUN(test_nothing);
 TEST_MAIN_END
