@@ -530,27 +530,56 @@ static int has_connector(const cand *c) {
     return 0;
 }
 
-/* A one-word name w joins the most frequent kept longer name f that ends with
- * it and has no connector ("Garbo" -> "Greta Garbo", not "Columbia" -> "District
- * of Columbia") when f is w's usual long form: f is at least as
- * frequent as w alone, and covers at least half of w's occurrences inside
- * longer runs of name words ("Washington" alone outnumbers "George
- * Washington", "Michigan" is in many other names than "Lake Michigan"). */
+/* Are the words of c before its last one no names of their own (first names,
+ * titles: neither kept nor merged)? */
+static int only_last_word_named(const cand *cs, const strmap *index, const cand *c) {
+    for (size_t b = 0, e; b < c->len; b = e + 1) {
+        const char *sp = memchr(c->key + b, ' ', c->len - b);
+        if (!sp) return 1;
+        e = (size_t)(sp - c->key);
+        int64_t w = strmap_get(index, c->key + b, e - b);
+        if (w >= 0 && (cs[w].kept || cs[w].into >= 0)) return 0;
+    }
+    return 1;
+}
+
+/* A one-word name w and a kept longer name f without connectors that ends
+ * with it ("Garbo", "Greta Garbo") are one entity
+ *  - when f is w's usual long form: f is its most frequent one, at least as
+ *    frequent as w alone, and covers at least half of w's occurrences inside
+ *    longer runs of name words; w becomes f's alias ("Washington" alone
+ *    outnumbers "George Washington": two entities);
+ *  - or when f is w's only long form whose other words are no names (first
+ *    names, titles: "Humphrey Davy", "New Jersey"; "Andrew Jackson" and
+ *    "Michael Jackson" stay apart from "Jackson"); the one more often seen as
+ *    a whole run keeps the name.
+ * Not "Columbia" and "District of Columbia": a connector makes f a name of
+ * something else. */
 static void merge_surnames(cand *cs, int64_t n, const strmap *index, aliases *al) {
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
-    for (int64_t i = 0; i < n; i++) full[i] = -1;
+    int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its long form of unnamed words + w, -2: several */
+    for (int64_t i = 0; i < n; i++) full[i] = only[i] = -1;
     for (int64_t i = 0; i < n; i++) {
         if (!cs[i].kept || cs[i].ntok < 2 || has_connector(&cs[i])) continue;
         const char *sp = memrchr(cs[i].key, ' ', cs[i].len);
         int64_t w = strmap_get(index, sp + 1, cs[i].len - (size_t)(sp + 1 - cs[i].key));
-        if (w >= 0 && cs[w].kept && cs[w].ntok == 1 && (full[w] < 0 || preferred(&cs[i], &cs[full[w]]))) full[w] = i;
+        if (w < 0 || !cs[w].kept || cs[w].ntok != 1) continue;
+        if (full[w] < 0 || preferred(&cs[i], &cs[full[w]])) full[w] = i;
+        if (only_last_word_named(cs, index, &cs[i])) only[w] = only[w] == -1 ? i : -2;
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
         if (f < 0 || !cs[f].kept || !cs[w].kept) continue;
         if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole) merge(cs, al, w, f, cs[w].whole);
     }
+    for (int64_t w = 0; w < n; w++) {
+        int64_t f = only[w];
+        if (f < 0 || !cs[f].kept || !cs[w].kept) continue;
+        if (cs[w].whole > cs[f].whole) merge(cs, al, f, w, 0); /* w's count has f's occurrences */
+        else merge(cs, al, w, f, cs[w].whole);
+    }
     free(full);
+    free(only);
 }
 
 int64_t discover_finish(discover *d, discovered_name **out) {
