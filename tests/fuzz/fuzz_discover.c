@@ -5,7 +5,8 @@
  * Checked: every name is its tokens joined by single spaces, starts with a
  * capitalised word or a particle and ends with a capitalised word or numeral,
  * has at most max_len tokens, no tab or newline; counts are >= min_count and in descending order;
- * aliases are single tokens. */
+ * aliases (merged variants, acronyms) are tokens joined by single spaces and
+ * never another entity's name. */
 #include <stdint.h>
 
 #include "discover/discover.h"
@@ -49,7 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(copy);
         FUZZ_ASSERT(names[i].count >= p.min_count);
         if (i) FUZZ_ASSERT(names[i - 1].count >= names[i].count);
-        for (int k = 0; k < names[i].naliases; k++) FUZZ_ASSERT(!strpbrk(names[i].aliases[k], " \t\n"));
+        for (int k = 0; k < names[i].naliases; k++) {
+            const char *a = names[i].aliases[k];
+            FUZZ_ASSERT(*a && *a != ' ' && a[strlen(a) - 1] != ' ' && !strstr(a, "  ") && !strpbrk(a, "\t\n"));
+            for (int64_t j = 0; j < n; j++) FUZZ_ASSERT(strcmp(a, names[j].name));
+        }
     }
     discovered_names_free(names, n);
     return 0;
