@@ -38,12 +38,16 @@ double anchor_score(anchor_scorer *s, int64_t e, int e_pos, const int64_t *membe
     /* d = p on the bulk B (entities outside the members and e), p*c_i on member i,
      * r[e] on e when it is not a member (its term d log(d/r) is 0).
      * KL(d^||r^) = (1/Z) sum_j d_j (log d_j - log r_j) + log R - log Z. */
-    double p = s->p, z = 0, acc = 0, member_logr = 0;
+    double p = s->p, z = 0, acc = 0, member_logr = 0, last_mult = NAN, log_dm = 0;
     for (int i = 0; i < n; i++) {
         double lr = kl_log(src->at(src->ctx, e, members[i])), dm = p * mult[i];
+        if (!(mult[i] == last_mult)) { /* members share a few weights: one log per run of them */
+            last_mult = mult[i];
+            log_dm = log(dm);
+        }
         member_logr += lr;
         z += dm;
-        acc += dm * (log(dm) - lr);
+        acc += dm * (log_dm - lr);
     }
     double bulk = (double)(s->n - n), bulk_logr = s->row_logsum[e] - member_logr;
     if (e_pos < 0) {

@@ -28,6 +28,7 @@ void sparse_row_free(sparse_row *r) {
 }
 
 float sparse_row_at(const sparse_row *r, int64_t j) {
+    if (r->nnz == r->n) return r->val[j]; /* every column listed (ascending): col[j] = j */
     int64_t lo = 0, hi = r->nnz;
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
