@@ -193,6 +193,7 @@ async function run() {
     selected = Math.min(selected, j.entities.length - 1);
     renderList();
     setDownloads(true);
+    if (shown) showContexts(shown); // its features against the new seed set
   } catch (e) {
     if (e.name === 'AbortError') return;
     showError(e.message);
@@ -297,11 +298,16 @@ function onListKey(ev) {
 
 // ---- sentences of an entity ----
 let contextSeq = 0;
+let shown = null;         // the entity whose sentences are open (refreshed when the seeds change)
 async function showContexts(e) {
   const seq = ++contextSeq;
+  const again = shown !== null && shown.eid === e.eid; // a refresh keeps the old view until the answer
+  shown = e;
   const box = $('detail');
-  box.textContent = '';
-  box.append(el('h2', null, e.name), el('p', 'muted', 'loading sentences…'));
+  if (!again) {
+    box.textContent = '';
+    box.append(el('h2', null, e.name), el('p', 'muted', 'loading sentences…'));
+  }
   try {
     const p = new URLSearchParams({ limit: 8, features: 10 });
     [...state.seeds, ...state.accepted].forEach((o) => { if (o.eid !== e.eid) p.append('seed', o.eid); });

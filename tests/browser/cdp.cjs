@@ -109,8 +109,9 @@ class Page {
 
   async type(text) { await this.send('Input.insertText', { text }); }
 
-  async key(key, code = key, keyCode = 0, text) {
-    const base = { key, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode };
+  // One key press; modifiers: 1 Alt, 2 Ctrl, 4 Meta, 8 Shift (CDP's bit field).
+  async key(key, code = key, keyCode = 0, text, modifiers = 0) {
+    const base = { key, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode, modifiers };
     await this.send('Input.dispatchKeyEvent', { type: text ? 'keyDown' : 'rawKeyDown', text, ...base });
     await this.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
   }

@@ -1,9 +1,13 @@
 // serve-page.cjs: drives the page of `probexpan serve` in headless chromium like a user —
-// types seeds with autocomplete, accepts a row with the mouse, rejects one from the
-// keyboard, opens an entity's sentences, undoes, switches the variant, asks for 1,000 rows —
-// and checks that the list and the counts follow. Prints PASS:/FAIL: lines (tests/run.sh
-// counts them), the page's first paint and the time to show 1,000 rows, and saves a
-// screenshot.
+// types seeds with autocomplete, accepts a row with the mouse, reaches the list with Tab and
+// accepts, rejects and opens rows from the keyboard, undoes with the button, `u` and Ctrl+Z,
+// reads an entity's sentences and the context features tying it to the seeds, switches the
+// variant (watching the progress bar), asks for 1,000 rows and scrolls and jumps through
+// them, and downloads the TSV and JSON exports — checking that the list, the chips and the
+// counts follow. Prints PASS:/FAIL: lines (tests/run.sh counts them), the page's first
+// paint, the time to build and show 1,000 rows and to move through them (figures, never
+// assertions: the machine may be busy), and saves three screenshots: SCREENSHOT (50 rows,
+// sentences and features open) and, beside it, -keyboard.png and -1000.png.
 //   node tests/browser/serve-page.cjs URL SCREENSHOT.png [CHROMIUM] [SEED1 SEED2 SEED3]
 'use strict';
 const fs = require('fs');
@@ -26,14 +30,25 @@ const idle = `!document.body.classList.contains('busy')`;
 const chipCount = (kind) => `document.querySelectorAll('#chip-list .chip.${kind}').length`;
 const names = `[...document.querySelectorAll('#list li.row .c-name')].map(e => e.textContent)`;
 const counts = `document.getElementById('counts').textContent`;
+const renders = `Number(document.body.dataset.renders || 0)`;
+const selectedName = `(document.querySelector('#list li.row.selected .c-name') || {}).textContent`;
+const active = `document.activeElement && document.activeElement.id`;
+const KEYS = { Tab: 9, Enter: 13, End: 35, Home: 36, PageUp: 33, PageDown: 34, ArrowUp: 38, ArrowDown: 40, ArrowRight: 39 };
+const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
 
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-chromium-'));
+  const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-downloads-'));
   const browser = new Browser(chromium, profile);
-  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (300 s)`); process.exit(1); }, 300000);
+  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (400 s)`); process.exit(1); }, 400000);
   try {
     const page = await browser.newPage();
+    const press = (k, modifiers = 0) => (KEYS[k] ? page.key(k, k, KEYS[k], k === 'Enter' ? '\r' : undefined, modifiers)
+      : page.key(k, `Key${k.toUpperCase()}`, k.toUpperCase().charCodeAt(0), modifiers ? undefined : k, modifiers));
+    // the list re-rendered after an action: a new render, no query running
+    const settled = async (before, what) => page.waitFor(`${renders} > ${before} && ${idle}`, 90000, what);
     await page.send('Log.enable');
+    await browser.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     const logErrors = [];
     browser.listeners.push((m) => {
       if (m.sessionId === page.sessionId && m.method === 'Log.entryAdded' && m.params.entry.level === 'error')
@@ -51,20 +66,20 @@ const counts = `document.getElementById('counts').textContent`;
           5000, `suggestion ${s}`);
         // move the highlight to the exact name, then Enter
         const idx = await page.eval(`[...document.querySelectorAll('#suggestions li .s-name')].findIndex(e => e.textContent === ${JSON.stringify(s)})`);
-        for (let i = 0; i < idx; i++) await page.key('ArrowDown', 'ArrowDown', 40);
-        await page.key('Enter', 'Enter', 13, '\r');
+        for (let i = 0; i < idx; i++) await press('ArrowDown');
+        await press('Enter');
       }
-      const n = await page.waitFor(`${chipCount('seed')} === ${seeds.length} && ${rows} > 0 && ${idle} && ${rows}`, 60000, 'a ranked list');
+      const n = await page.waitFor(`${chipCount('seed')} === ${seeds.length} && ${rows} > 0 && ${idle} && ${rows}`, 90000, 'a ranked list');
       if (!(n > 0)) throw new Error('no rows');
     });
 
     const before = await page.eval(names);
     await check('accept_row_with_mouse', async () => {
       const first = before[0];
-      const renders = await page.eval(`Number(document.body.dataset.renders)`);
+      const r0 = await page.eval(renders);
       await page.click('#row-0 button.acc');
       // the list is computed again; the accepted entity, wherever it is in it, is marked
-      await page.waitFor(`${chipCount('accepted')} === 1 && ${idle} && Number(document.body.dataset.renders) > ${renders}`, 60000, 'accepted chip and a new list');
+      await page.waitFor(`${chipCount('accepted')} === 1 && ${renders} > ${r0} && ${idle}`, 90000, 'accepted chip and a new list');
       const marked = await page.eval(`[...document.querySelectorAll('#list li.row')].every(li =>
         li.classList.contains('accepted') === (li.querySelector('.c-name').textContent === ${JSON.stringify(first)}))`);
       if (!marked) throw new Error(`rows marked accepted do not match ${first}`);
@@ -72,32 +87,92 @@ const counts = `document.getElementById('counts').textContent`;
       if (!/1 accepted/.test(c)) throw new Error(`counts say "${c}"`);
     });
 
+    await check('tab_reaches_the_list', async () => {
+      await page.eval(`document.getElementById('seed-input').focus()`);
+      for (let i = 0; i < 12 && (await page.eval(active)) !== 'list'; i++) await press('Tab');
+      if ((await page.eval(active)) !== 'list') throw new Error(`Tab from the seed box ends on #${await page.eval(active)}`);
+    });
+
     await check('reject_row_with_keyboard', async () => {
-      await page.eval(`document.getElementById('list').focus()`);
-      await page.key('ArrowDown', 'ArrowDown', 40);
-      await page.key('ArrowDown', 'ArrowDown', 40);
-      const target = await page.eval(`document.querySelector('#list li.row.selected .c-name').textContent`);
-      await page.key('r', 'KeyR', 82, 'r');
-      await page.waitFor(`${chipCount('negative')} === 1 && ${idle} && !${names}.includes(${JSON.stringify(target)})`, 60000, `${target} rejected`);
+      await press('ArrowDown');
+      await press('ArrowDown');
+      const target = await page.eval(selectedName);
+      const r0 = await page.eval(renders);
+      await press('r');
+      await settled(r0, `${target} rejected`);
+      if (await page.eval(`${chipCount('negative')} !== 1 || ${names}.includes(${JSON.stringify(target)})`))
+        throw new Error(`${target} still listed or no rejected chip`);
       const c = await page.eval(counts);
       if (!/1 rejected/.test(c)) throw new Error(`counts say "${c}"`);
+      if ((await page.eval(active)) !== 'list') throw new Error('the list lost the focus');
     });
 
-    await check('sentences_with_mention_marked', async () => {
+    await check('accept_row_with_keyboard', async () => {
+      await press('ArrowDown');
+      const target = await page.eval(selectedName);
+      const r0 = await page.eval(renders);
+      await press('a');
+      await settled(r0, `${target} accepted`);
+      const chips = await page.eval(`[...document.querySelectorAll('#chip-list .chip.accepted .chip-name')].map(e => e.textContent)`);
+      if (chips.length !== 2 || !chips.includes(target)) throw new Error(`accepted chips ${chips.join(', ')}`);
+    });
+
+    await check('keyboard_undo', async () => {
+      let r0 = await page.eval(renders);
+      await press('u');
+      await settled(r0, 'undo with u');
+      if (await page.eval(`${chipCount('accepted')} !== 1 || ${chipCount('negative')} !== 1`)) throw new Error('u did not take back the acceptance');
+      r0 = await page.eval(renders);
+      await press('z', 2); // Ctrl+Z
+      await settled(r0, 'undo with Ctrl+Z');
+      if (await page.eval(`${chipCount('negative')} !== 0 || ${chipCount('accepted')} !== 1`)) throw new Error('Ctrl+Z did not take back the rejection');
+    });
+
+    await check('enter_opens_sentences_and_features', async () => {
+      await page.eval(`document.getElementById('list').focus()`);
+      await press('Home');
+      await press('ArrowDown');
+      const target = await page.eval(selectedName);
+      await press('Enter');
+      await page.waitFor(`document.querySelector('#detail h2') && document.querySelector('#detail h2').textContent === ${JSON.stringify(target)} &&
+        document.querySelectorAll('#detail .contexts li mark').length > 0`, 15000, `sentences of ${target}`);
+      // the features tying it to the seed set (3 seeds + 1 accepted), best first
+      const ties = await page.waitFor(`document.querySelectorAll('#detail .ties .tie').length`, 15000, 'context features');
+      const seedsNamed = await page.eval(`document.querySelector('#detail .ties p').textContent`);
+      const chosen = await page.eval(`[...document.querySelectorAll('#chip-list .chip.seed .chip-name, #chip-list .chip.accepted .chip-name')].map(e => e.textContent)`);
+      const want = chosen.filter((n) => n !== target).length;
+      if (!(ties > 0) || !new RegExp(`similarity to the ${want} seeds`).test(seedsNamed)) throw new Error(`${ties} features; "${seedsNamed}"`);
+      const widths = await page.eval(`[...document.querySelectorAll('#detail .tie-bar')].map(b => parseFloat(b.style.width))`);
+      if (widths.some((w, i) => i && w > widths[i - 1])) throw new Error(`bars not best first: ${widths}`);
+      fs.writeFileSync(sibling('-keyboard.png'), await page.screenshot());
+    });
+
+    await check('sentences_with_mouse', async () => {
       await page.click('#row-2 .c-name');
-      await page.waitFor(`document.querySelectorAll('#detail .contexts li mark').length > 0`, 10000, 'marked sentences');
-      const ok = await page.eval(`document.querySelector('#detail h2').textContent === document.querySelector('#row-2 .c-name').textContent`);
-      if (!ok) throw new Error('the sentences shown are not those of the clicked entity');
+      await page.waitFor(`document.querySelector('#detail h2').textContent === document.querySelector('#row-2 .c-name').textContent &&
+        document.querySelectorAll('#detail .contexts li mark').length > 0`, 15000, 'marked sentences');
     });
 
-    await check('undo', async () => {
+    await check('undo_button', async () => {
+      const r0 = await page.eval(renders);
       await page.click('#undo');
-      await page.waitFor(`${chipCount('negative')} === 0 && ${chipCount('accepted')} === 1 && ${idle}`, 60000, 'undo of the rejection');
+      await settled(r0, 'undo of the acceptance');
+      if (await page.eval(`${chipCount('accepted')} !== 0`)) throw new Error('still accepted');
+      // the open entity's features follow the seed set: now the 3 seeds alone
+      await page.waitFor(`/similarity to the 3 seeds/.test((document.querySelector('#detail .ties p') || {}).textContent)`, 15000,
+        'the features against the 3 seeds');
     });
 
-    await check('variant_switch', async () => {
+    await check('variant_switch_with_progress', async () => {
+      // record whether the progress bar shows while the query runs
+      await page.eval(`(() => { window.progressSeen = false; const p = document.getElementById('progress');
+        new MutationObserver(() => { if (!p.hidden) window.progressSeen = true; }).observe(p, { attributes: true }); })()`);
+      const r0 = await page.eval(renders);
       await page.click('input[name=variant][value=noclen]');
-      await page.waitFor(`${idle} && /noclen/.test(${counts})`, 60000, 'noclen results');
+      await settled(r0, 'noclen results');
+      if (!/noclen/.test(await page.eval(counts))) throw new Error(`counts say "${await page.eval(counts)}"`);
+      if (!(await page.eval('window.progressSeen')) || !(await page.eval(`document.getElementById('progress').hidden`)))
+        throw new Error('the progress bar did not show, or stayed');
     });
 
     await check('thousand_rows', async () => {
@@ -107,29 +182,73 @@ const counts = `document.getElementById('counts').textContent`;
         const poll = () => (${rows} >= 1000 && ${idle}) ? requestAnimationFrame(() => resolve(performance.now() - t0)) : setTimeout(poll, 5);
         poll(); })`);
       const build = await page.eval(`document.body.dataset.renderMs`);
-      console.log(`1,000 rows: ${t.toFixed(0)} ms from the size change to the painted list (expansion included); building the rows: ${build} ms`);
-      const keyT = await page.eval(`new Promise((resolve) => { const l = document.getElementById('list'); l.focus();
-        const t0 = performance.now(); for (let i = 0; i < 50; i++) l.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowDown', bubbles: true}));
-        requestAnimationFrame(() => resolve(performance.now() - t0)); })`);
-      console.log(`50 keyboard moves in the 1,000-row list: ${keyT.toFixed(0)} ms`);
+      const server = await page.eval(`document.getElementById('counts').textContent.match(/(\\d+) ms/)[1]`);
+      console.log(`1,000 rows: ${t.toFixed(0)} ms from the size change to the painted list, of which ${server} ms computing the expansion on the server and ${build} ms building the rows`);
+      if ((await page.eval(rows)) !== 1000) throw new Error(`${await page.eval(rows)} rows`);
+      // scrolling to the end shows the last row
+      const scroll = await page.eval(`new Promise((resolve) => { const l = document.getElementById('list'); const t0 = performance.now();
+        l.scrollTop = l.scrollHeight; requestAnimationFrame(() => requestAnimationFrame(() => {
+          const a = l.getBoundingClientRect(), b = document.getElementById('row-999').getBoundingClientRect();
+          resolve({ ms: performance.now() - t0, visible: b.top >= a.top - 1 && b.bottom <= a.bottom + 1 }); })); })`);
+      console.log(`scrolling the 1,000-row list to its end: ${scroll.ms.toFixed(0)} ms to the painted frame`);
+      if (!scroll.visible) throw new Error('the last row is not visible after scrolling to the end');
+      fs.writeFileSync(sibling('-1000.png'), await page.screenshot());
+      // the keyboard moves through it: Home, 50 x ArrowDown, End, PageUp
+      await page.eval(`document.getElementById('list').focus()`);
+      await press('Home');
+      const t0 = Date.now();
+      for (let i = 0; i < 50; i++) await press('ArrowDown');
+      const moveMs = Date.now() - t0;
+      const at = await page.eval(`document.querySelector('#list li.row.selected').id`);
+      console.log(`50 ArrowDown presses in the 1,000-row list: ${moveMs} ms (key events sent one by one over the DevTools pipe)`);
+      if (at !== 'row-50') throw new Error(`selection at ${at} after Home + 50 x ArrowDown`);
+      await press('End');
+      await press('PageUp');
+      const end = await page.eval(`(() => { const l = document.getElementById('list'), s = document.querySelector('#list li.row.selected');
+        const a = l.getBoundingClientRect(), b = s.getBoundingClientRect(); return { id: s.id, visible: b.top >= a.top - 1 && b.bottom <= a.bottom + 1 }; })()`);
+      if (end.id !== 'row-984' || !end.visible) throw new Error(`End + PageUp: ${end.id}, visible ${end.visible}`);
     });
 
-    await check('downloads_link_the_export', async () => {
-      const href = await page.eval(`document.getElementById('dl-tsv').getAttribute('href')`);
-      if (!href || !href.startsWith('/api/export?')) throw new Error(`href ${href}`);
-      const text = await page.eval(`fetch(${JSON.stringify(href)}).then(r => r.text())`);
-      const lines = text.trim().split('\n');
-      if (!/^rank\teid\tname\tstatus/.test(lines[0]) || !lines.some((l) => l.includes('\taccepted\t'))) throw new Error('bad TSV');
+    // back to 50 rows for the downloads and the screenshot
+    await check('size_back_to_50', async () => {
+      const r0 = await page.eval(renders);
+      await page.eval(`(() => { const s = document.getElementById('size'); s.value = '50'; s.dispatchEvent(new Event('change')); })()`);
+      await settled(r0, '50 rows');
+      if ((await page.eval(rows)) !== 50) throw new Error(`${await page.eval(rows)} rows`);
     });
 
-    // a pleasant screenshot: back to 50 rows, sentences of the first entity open
-    await page.eval(`(() => { const s = document.getElementById('size'); s.value = '50'; s.dispatchEvent(new Event('change')); })()`);
-    await page.waitFor(`${idle} && ${rows} === 50`, 60000, '50 rows');
+    // the downloads, as a user gets them: click the link, a file lands in the download folder
+    const download = async (id, file) => {
+      await page.click(`#${id}`);
+      const f = path.join(downloads, file);
+      const end = Date.now() + 60000;
+      while (!fs.existsSync(f) || fs.readdirSync(downloads).some((n) => n.endsWith('.crdownload'))) {
+        if (Date.now() > end) throw new Error(`no ${file} downloaded (folder: ${fs.readdirSync(downloads).join(', ')})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return fs.readFileSync(f, 'utf8');
+    };
+    const shown = await page.eval(names);
+    await check('download_tsv', async () => {
+      const lines = (await download('dl-tsv', 'expansion.tsv')).trim().split('\n').map((l) => l.split('\t'));
+      if (lines[0].slice(0, 5).join(' ') !== 'rank eid name status score') throw new Error(`header ${lines[0].join(' ')}`);
+      const seedNames = lines.filter((l) => l[3] === 'seed').map((l) => l[2]);
+      const ranked = lines.filter((l) => l[3] === 'candidate' || l[3] === 'accepted').map((l) => l[2]);
+      if (seedNames.join() !== seeds.join()) throw new Error(`seeds ${seedNames.join(', ')}`);
+      if (ranked.join('|') !== shown.join('|')) throw new Error('the TSV ranking is not the list on the page');
+    });
+    await check('download_json', async () => {
+      const j = JSON.parse(await download('dl-json', 'expansion.json'));
+      if (j.entities.map((e) => e.name).join('|') !== shown.join('|') || j.variant !== 'noclen' || j.size !== 50)
+        throw new Error(`variant ${j.variant}, size ${j.size}, ${j.entities.length} entities`);
+    });
+
+    // the screenshot: 50 rows, the first entity's sentences and features open
     await page.click('#row-0 .c-name');
-    await page.waitFor(`document.querySelectorAll('#detail .contexts li').length > 0`, 10000, 'sentences');
+    await page.waitFor(`document.querySelectorAll('#detail .contexts li').length > 0 && document.querySelectorAll('#detail .ties .tie').length > 0`, 15000, 'sentences');
     fs.mkdirSync(path.dirname(shot), { recursive: true });
     fs.writeFileSync(shot, await page.screenshot());
-    console.log(`screenshot: ${shot}`);
+    console.log(`screenshots: ${shot}, ${sibling('-keyboard.png')}, ${sibling('-1000.png')}`);
 
     const errs = [...page.console, ...logErrors];
     if (errs.length) fail('no_console_errors', errs.slice(0, 3).join(' | ')); else pass('no_console_errors');
@@ -138,7 +257,7 @@ const counts = `document.getElementById('counts').textContent`;
   } finally {
     clearTimeout(timer);
     await browser.close();
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    for (const d of [profile, downloads]) fs.rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
   process.exit(failures ? 1 : 0);
 })();
