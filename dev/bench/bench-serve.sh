@@ -10,7 +10,7 @@
 # Each phase prints requests served, errors (must be 0), p50/p99 per kind, and the server's
 # CPU time per request (from /proc/PID/stat: user + system, all threads, over the phase) —
 # the figure that does not depend on what else the machine runs; the wall-clock latencies
-# do. Then the server's RSS after loading, halfway through the load, after it and at the end
+# do. Then the server's RSS after loading, halfway through each load, after it and at the end
 # (it grows while the rows kept across requests fill their --row-cache budget, 128 MB, then
 # stays flat), and SIGTERM's exit status. Exits 1 when a phase had an error or the server did
 # not exit 0.
@@ -49,7 +49,9 @@ phase "autocomplete alone: 1 client, 3,000 requests" --clients 1 --only autocomp
 phase "load: $clients clients for $secs s, 4 autocomplete + 1 noclen expansion each round" --clients "$clients" --seconds "$secs" --variant noclen --size 50
 wait $!
 echo "RSS after the load: $(rss)"
+(sleep $((full_secs / 2)); echo "RSS halfway through the full method: $(rss)") &
 phase "full method: 2 clients for $full_secs s" --clients 2 --seconds "$full_secs" --only expand --variant full --size 50 --seed 2
+wait $!
 echo "RSS at the end: $(rss)"
 kill -TERM $pid
 wait $pid && echo "SIGTERM: exit 0" || { echo "SIGTERM: exit $?"; status=1; }
