@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
         {"background", OPT_INT, &q.background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000},
         {"cl-steps", OPT_INT, &q.contrast.steps, "N", "refinement: AdamW steps", 0, 1000000},
         {"cl-lr", OPT_DOUBLE, &q.contrast.lr, "LR", "refinement: learning rate", 0, 100},
-        {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay", 0, 100},
+        {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay, pulling the feature weights back to the unrefined model (the pipeline's transductive pattern-dists uses 0.01)", 0, 100},
         {"cl-temperature", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},

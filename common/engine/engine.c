@@ -116,6 +116,7 @@ engine_request engine_request_defaults(void) {
     const cl_preset *p = cl_preset_default();
     q.bounds = (cl_bounds){p->thr_pos, p->l_neg, p->u_neg};
     q.contrast = pattern_contrast_defaults();
+    q.contrast.weight_decay = ENGINE_CL_WEIGHT_DECAY;
     return q;
 }
 

@@ -13,7 +13,8 @@
  *           `top` best averaged (the ensemble), window search, re-ranking
  *   noen    model 1: phase-2 search (seeds + phase2_size) and re-ranking; the contrastive sets
  *           of this query (E_pos = seeds + ranks < thr_pos, E_neg = ranks in (l_neg, u_neg),
- *           contrastive_pairs.h) refine model 1 (pattern_model_refine); final search, re-ranking
+ *           contrastive_pairs.h) refine model 1 (pattern_model_refine, regularised towards
+ *           the unrefined model: ENGINE_CL_WEIGHT_DECAY); final search, re-ranking
  *   full    as nocl for phase 2; the sets refine each of the K models; the refined models are
  *           scored and ensembled again; final search and re-ranking
  * The search reads the ensemble's rows only where it needs them: each row r(e) is computed on
@@ -40,6 +41,12 @@
 #include "model/pattern_model.h"
 
 #define ENGINE_MAX_MODELS 16
+/* The refinement's weight decay for one query. One query's sets (3 seeds, ~11 pseudo-positives,
+ * ~29 negatives) are few: with the transductive value (0.01) the 50 AdamW steps of size lr
+ * move every log-weight the sets touch by up to 50 x lr = 2.5 and the refined model falls
+ * below the unrefined one; with 1 the decay (lr x wd x u per step) meets the steps at |u| ~ 1,
+ * which keeps the refinement near the unrefined model (README "Inductive vs transductive"). */
+#define ENGINE_CL_WEIGHT_DECAY 1.0
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -83,7 +90,8 @@ typedef struct {
     int background;    /* plus this many background negatives: entities in a fixed
                         * pseudo-random order, not positive (the rest of the corpus, which
                         * the other classes' sets stand for in the transductive protocol) */
-    pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults) */
+    pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults, with
+                                     * weight decay ENGINE_CL_WEIGHT_DECAY) */
 } engine_request;
 
 engine_request engine_request_defaults(void);

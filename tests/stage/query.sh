@@ -18,9 +18,13 @@ seeds=$(head -n 1 "$D/query/us_states.txt")
 echo "$seeds" >"$D/query/us_states.txt"
 RUN=$WORK/run
 DRUN=$WORK/drun
+# both paths with query's refinement setting (its weight decay; the pipeline's default is the
+# transductive one)
+wd=$(query --help | sed -n 's/.*--cl-weight-decay .*(default: \([0-9.]*\)).*/\1/p')
+check query-help-states-weight-decay test -n "$wd"
 for path in index dense; do
     if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$([ $path = index ] && echo "$RUN" || echo "$DRUN")" \
-        THREADS=1 PATTERN_PATH=$path ablation index >"$WORK/plog" 2>&1; then pass "pipeline_and_index_$path"; else
+        THREADS=1 PATTERN_PATH=$path CL_FLAGS="--cl-weight-decay $wd" ablation index >"$WORK/plog" 2>&1; then pass "pipeline_and_index_$path"; else
         fail "pipeline_and_index_$path" "$(tail -n 3 "$WORK/plog")"; exit 0; fi
 done
 check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
