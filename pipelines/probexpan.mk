@@ -24,6 +24,7 @@
 # Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
 # SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
 
+PIPELINE_MK := $(lastword $(MAKEFILE_LIST))
 DATA   ?= $(error set DATA to a dataset folder or archive)
 RUN    ?= runs/$(basename $(basename $(notdir $(DATA))))
 BIN    ?= bin
@@ -125,6 +126,23 @@ EVALUATE      ?= $(BIN)/evaluate
 INDEX         ?= $(BIN)/index
 QUERY         ?= $(BIN)/query
 
+# ---- one pipeline at a time in a run folder ----
+# make is re-run under an exclusive flock(1) of the RUN folder: a second pipeline started on
+# the same RUN (another terminal, another `make -j`) says so and waits until the first ends,
+# then finds up to date what the first built. Without the lock both would write the same
+# artifacts and stamps at once. PROBEXPAN_RUN_LOCK names the folder the inner make holds.
+ifneq ($(PROBEXPAN_RUN_LOCK),$(abspath $(RUN)))
+LOCKED_GOALS := $(or $(MAKECMDGOALS),default)
+.PHONY: $(LOCKED_GOALS) run-lock
+$(LOCKED_GOALS): run-lock
+	@:
+# clean-run alone creates no folder (it would only find one it may not delete)
+run-lock:
+	@$(if $(filter-out clean-run,$(LOCKED_GOALS)),mkdir -p -- '$(RUN)' &&) \
+	if [ ! -d '$(RUN)' ]; then exec env PROBEXPAN_RUN_LOCK='$(abspath $(RUN))' $(MAKE) --no-print-directory -f $(PIPELINE_MK) $(MAKECMDGOALS); fi; \
+	flock -n '$(RUN)' true || echo "probexpan.mk: another pipeline is running in $(RUN): waiting for it to end" >&2; \
+	exec env PROBEXPAN_RUN_LOCK='$(abspath $(RUN))' flock '$(RUN)' $(MAKE) --no-print-directory -f $(PIPELINE_MK) $(MAKECMDGOALS)
+else
 export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
 SEEDS   := $(shell seq 1 $(K))
 COMMON  := --threads $(THREADS)
@@ -144,9 +162,7 @@ $(RUN_MARKER):
 # ---- parameter stamps: a file per variable group, rewritten only when it changes ----
 define stamp
 $(RUN)/params-$(1).txt: FORCE | $(RUN_MARKER)
-	@mkdir -p $(RUN)
-	@printf '%s\n' $(2) > $$@.new
-	@if cmp -s $$@.new $$@; then rm $$@.new; else mv $$@.new $$@; fi
+	@new=$$@.new.$$$$$$$$; printf '%s\n' $(2) > $$$$new && if cmp -s $$$$new $$@; then rm -f $$$$new; else mv -f $$$$new $$@; fi
 endef
 FORCE:
 $(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
@@ -307,3 +323,4 @@ clean-run:
 	@if [ ! -e '$(RUN)' ]; then echo "clean-run: $(RUN) does not exist"; \
 	elif [ -d '$(RUN)' ] && [ ! -L '$(RUN)' ] && [ -f '$(RUN_MARKER)' ]; then rm -rf -- '$(RUN)' && echo "clean-run: removed $(RUN)"; \
 	else echo "clean-run: refusing to delete $(RUN): this pipeline did not create it (no .probexpan-run in it)" >&2; exit 1; fi
+endif

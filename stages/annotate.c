@@ -17,7 +17,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <jansson.h>
 #include <libgen.h>
@@ -34,6 +33,7 @@
 #include "base/hashmap.h"
 #include "base/log.h"
 #include "base/paths.h"
+#include "base/tempname.h"
 #include "text/mention_matcher.h"
 #include "base/rng.h"
 #include "dataset/names_file.h"
@@ -213,16 +213,10 @@ static void entities_ready(void) {
 /* ---------------- output folder, temp files, cleanup ---------------- */
 
 /* Bad input can only show up while the inputs are read (entities, class lists,
- * pass 1); until then the only file written is the spool, registered with
- * tempfile_register() so die*() removes it. The output folder is built after
+ * pass 1); until then the only file written is the spool, a base/tempname file
+ * (die*() removes it; a later run removes it if this one was killed). The output folder is built after
  * that; its I/O errors go through die_out(), which removes it first (exit 1). */
 static char *tmp_dir, *tmp_archive;
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
-    (void)st; (void)flag; (void)ftw;
-    return remove(p);
-}
-static void rm_tree(const char *p) { nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) die_out(const char *fmt, ...) {
     va_list ap;
@@ -230,7 +224,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die_out(const char *
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
     va_end(ap);
-    if (tmp_dir) rm_tree(tmp_dir);
+    if (tmp_dir) remove_tree(tmp_dir);
     if (tmp_archive) unlink(tmp_archive);
     die("%s", msg ? msg : "cannot write the output");
 }
@@ -685,9 +679,11 @@ static void commit_archive(const char *out) {
     size_t tl = strlen(top);
     top[tl - (strcmp(top + tl - 4, ".tgz") == 0 ? 4 : 7)] = 0;
     char *dir = parent_dir(out);
-    tmp_archive = xasprintf("%s/.%s.tmp-XXXXXX", dir, top);
-    int fd = mkstemp(tmp_archive);
-    if (fd < 0) die_out("cannot create a temporary file in %s: %s", dir, strerror(errno));
+    char *prefix = xasprintf("%s/.%s.tmp-", dir, top);
+    int fd;
+    tmp_archive = tempname_create_file(prefix, &fd);
+    if (!tmp_archive) die_out("cannot create a temporary file in %s: %s", dir, strerror(errno));
+    free(prefix);
     struct archive *a = archive_write_new();
     archive_write_add_filter_gzip(a);
     archive_write_set_format_pax_restricted(a);
@@ -704,9 +700,10 @@ static void commit_archive(const char *out) {
     archive_write_free(a);
     if (fchmod(fd, 0644) || fsync(fd) || close(fd)) die_out("cannot write %s: %s", tmp_archive, strerror(errno));
     if (rename(tmp_archive, out)) die_out("cannot rename %s to %s: %s", tmp_archive, out, strerror(errno));
+    tempfile_unregister(tmp_archive);
     free(tmp_archive);
     tmp_archive = NULL;
-    rm_tree(tmp_dir);
+    remove_tree(tmp_dir);
     free(copy);
     free(top);
     free(dir);
@@ -742,7 +739,7 @@ static void commit_folder(const char *out) {
         if (old && rename(old, out)) log_warn("the previous %s is left at %s", out, old);
         die_out("cannot rename %s to %s: %s", tmp_dir, out, strerror(err));
     }
-    if (old) rm_tree(old);
+    if (old) remove_tree(old);
     free(old);
 }
 
@@ -796,10 +793,11 @@ int main(int argc, char **argv) {
 
     /* pass 1: the spool is the only file until every input has been read */
     char *copy = xstrdup(opt_out), *base = basename(copy);
-    char *spool_path = xasprintf("%s/.%s.spool-XXXXXX", out_parent, base);
-    int fd = mkstemp(spool_path);
-    if (fd < 0) die_errno("cannot create a temporary file in %s", out_parent);
-    tempfile_register(spool_path);
+    char *spool_prefix = xasprintf("%s/.%s.spool-", out_parent, base);
+    int fd;
+    char *spool_path = tempname_create_file(spool_prefix, &fd);
+    if (!spool_path) die_errno("cannot create a temporary file in %s", out_parent);
+    free(spool_prefix);
     pass1 p = {0};
     p.in_id = 1;
     p.spool = fdopen(fd, "w");
@@ -842,9 +840,10 @@ int main(int argc, char **argv) {
                   "no entity of %s is mentioned --min-mentions %d times (the most mentioned: %lld): nothing to "
                   "write; lower --min-mentions or check the names", opt_entities, opt_min_mentions, (long long)most);
     }
-    tmp_dir = xasprintf("%s/.%s.tmp-XXXXXX", out_parent, base);
-    if (!mkdtemp(tmp_dir)) die_errno("cannot create a temporary folder in %s", out_parent);
-    tempdir_register(tmp_dir);
+    char *tmp_prefix = xasprintf("%s/.%s.tmp-", out_parent, base);
+    tmp_dir = tempname_create_dir(tmp_prefix);
+    if (!tmp_dir) die_errno("cannot create a temporary folder in %s", out_parent);
+    free(tmp_prefix);
     write_sentences(spool_path, &sentences, &mentions);
     unlink(spool_path);
     tempfile_unregister(spool_path);

@@ -53,12 +53,14 @@ static int remove_entry(const char *p, const struct stat *st, int flag, struct F
     return remove(p);
 }
 
+int remove_tree(const char *path) { return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
 /* Removes every registered file and folder (not async-signal-safe: folders need nftw). */
 static void remove_tempfiles(void) {
     for (int i = 0; i < MAX_TEMPFILES; i++) {
         char *p = tempfiles[i];
         if (!p) continue;
-        if (tempfile_is_dir[i]) nftw(p, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        if (tempfile_is_dir[i]) remove_tree(p);
         else unlink(p);
     }
 }

@@ -38,6 +38,9 @@ void error_set_trap(jmp_buf *trap);
 void tempfile_register(const char *path);
 void tempdir_register(const char *path);
 void tempfile_unregister(const char *path);
+/* Removes a file, or a folder with everything in it (symlinks removed, not followed);
+ * 0 on success. */
+int remove_tree(const char *path);
 
 /* Installs (once) the handling of SIGTERM, SIGINT and SIGHUP: the registered temporary
  * files are unlinked in the handler (async-signal-safe), then a watcher thread runs the

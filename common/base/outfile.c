@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/paths.h"
+#include "base/tempname.h"
 
 struct outfile {
     char *path, *tmp;
@@ -21,10 +22,11 @@ outfile *outfile_open(const char *path) {
     paths_check_target(path);
     outfile *o = xcalloc(1, sizeof *o);
     o->path = xstrdup(path);
-    o->tmp = xasprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) die_errno("cannot create %s", o->tmp);
-    tempfile_register(o->tmp);
+    char *prefix = xasprintf("%s.tmp.", path);
+    int fd;
+    o->tmp = tempname_create_file(prefix, &fd);
+    if (!o->tmp) die_errno("cannot create a temporary file %s*", prefix);
+    free(prefix);
     if (fchmod(fd, 0644)) die_errno("cannot set the mode of %s", o->tmp);
     o->f = fdopen(fd, "wb");
     if (!o->f) die_errno("fdopen %s", o->tmp);

@@ -1,6 +1,6 @@
 /* outfile: an output file written under a temporary name beside its target
- * ("PATH.tmp.XXXXXX", registered with tempfile_register so die*() removes it) and
- * renamed into place on commit: a failing or killed program never leaves a partial
+ * ("PATH.tmp.OWNER.XXXXXX", base/tempname: registered so die*() removes it, and removed
+ * by a later run of the same output if its process was killed) and renamed into place on commit: a failing or killed program never leaves a partial
  * file under the final name. outfile_open() first applies paths_check_target(): the
  * target is never an input and never a symlink, device node, FIFO, socket or folder
  * (exit 2), so `--out /dev/null` cannot replace /dev/null.

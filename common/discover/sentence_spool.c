@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/tempname.h"
 
 struct sentence_spool {
     char *path;
@@ -17,10 +18,11 @@ struct sentence_spool {
 
 sentence_spool *sentence_spool_create(const char *dir, const char *base) {
     sentence_spool *s = xcalloc(1, sizeof *s);
-    s->path = xasprintf("%s/.%s.sentences-XXXXXX", dir, base);
-    int fd = mkstemp(s->path);
-    if (fd < 0) die_errno("cannot create a temporary file in %s", dir);
-    tempfile_register(s->path);
+    char *prefix = xasprintf("%s/.%s.sentences-", dir, base);
+    int fd;
+    s->path = tempname_create_file(prefix, &fd);
+    if (!s->path) die_errno("cannot create a temporary file in %s", dir);
+    free(prefix);
     s->f = fdopen(fd, "w+");
     if (!s->f) die_errno("cannot open %s", s->path);
     return s;

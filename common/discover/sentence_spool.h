@@ -5,8 +5,8 @@
  *
  * File format (private): "A<article id>\n" whenever the id changes (newlines in
  * it become spaces), then one "S<tok>\t<tok>...\n" line per sentence (tokens
- * hold no white space, sentence_split.h). The file is registered with
- * tempfile_register (error.h), so a program dying removes it. */
+ * hold no white space, sentence_split.h). The file is a base/tempname file: a
+ * program dying removes it, a later one removes it if its program was killed. */
 #ifndef PROBEXPAN_SENTENCE_SPOOL_H
 #define PROBEXPAN_SENTENCE_SPOOL_H
 

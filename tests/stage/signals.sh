@@ -1,6 +1,7 @@
 # signals.sh: a program stopped by SIGTERM/SIGINT/SIGHUP mid-run leaves no temporary file
 # behind, dies of the signal and is recorded in the catalog with status 128+signal; a
-# reader of stdout that goes away (`| head -1`) ends the program quietly with exit 0.
+# reader of stdout that goes away (`| head -1`) ends the program quietly with exit 0; what a
+# SIGKILL leaves is removed by the next run of the same output.
 source "$(dirname "$0")/lib.sh"
 printf 'Ohio\nTexas\n' >"$WORK/names.tsv"
 # annotate reads stdin until it ends: kill it while it waits, its spool file open
@@ -19,6 +20,32 @@ for sig in TERM INT HUP; do
     n=$(catalog runs | awk -v s=$((128 + num)) '$2 == "annotate" && $3 == s' | wc -l)
     [ "$n" = 1 ] && pass "annotate_${sig}_recorded" || fail "annotate_${sig}_recorded" "$n runs with status $((128 + num))"
 done
+
+# SIGKILL cannot be caught: the killed run's temporary files stay until a later run of the
+# same output removes them (their owner process is gone); other files are never touched
+mkdir "$WORK/kill"
+annotate --entities "$WORK/names.tsv" --out "$WORK/kill/data" < <(printf 'Ohio is here. Texas too.\n'; sleep 30) 2>/dev/null &
+pid=$!
+for _ in $(seq 200); do ls -A "$WORK/kill" | grep -q spool && break; sleep 0.05; done
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+left=$(ls -A "$WORK/kill")
+printf 'x\n' >"$WORK/kill/.data.spool-mine"   # not a name of annotate's: kept
+printf 'Ohio is here. Texas too.\n' | annotate --quiet --entities "$WORK/names.tsv" --min-mentions 1 --out "$WORK/kill/data"
+if [ -n "$left" ] && [ ! -e "$WORK/kill/$left" ] && [ -d "$WORK/kill/data" ] && [ -e "$WORK/kill/.data.spool-mine" ] &&
+   [ "$(ls -A "$WORK/kill" | wc -l)" = 2 ]; then pass annotate_kill_cleaned_later
+else fail annotate_kill_cleaned_later "killed run left '$left'; now: $(ls -A "$WORK/kill" | tr '\n' ' ')"; fi
+# an artifact writer killed mid-write (test_dists --write blocks reading its rows)
+(printf '2\n0\ta\n1\tb\n'; sleep 30) | "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/kill/d.mp" &
+pid=$!
+for _ in $(seq 200); do ls -A "$WORK/kill" | grep -q 'd\.mp\.tmp\.' && break; sleep 0.05; done
+left=$(ls -A "$WORK/kill" | grep 'd\.mp\.tmp\.')
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+: >"$WORK/kill/d.mp.tmp.other"
+printf '2\n0\ta\n1\tb\n1 0\n0 1\n' | "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/kill/d.mp" 2>"$WORK/err"
+if [ -n "$left" ] && [ ! -e "$WORK/kill/$left" ] && [ -s "$WORK/kill/d.mp" ] && [ -e "$WORK/kill/d.mp.tmp.other" ] &&
+   grep -q "removed .*$left, left by process $pid" "$WORK/err"; then pass writer_kill_cleaned_later
+else fail writer_kill_cleaned_later "killed run left '$left'; now: $(ls -A "$WORK/kill" | tr '\n' ' '); $(cat "$WORK/err")"; fi
 
 # EPIPE: outputs far larger than a pipe buffer, read by head: exit 0, nothing on stderr,
 # and expand still writes its artifact

@@ -1,8 +1,10 @@
 /* test_dists: the dists artifact writer/reader (round trip, entity-table checks,
- * schema 1 files with their second matrix still read). Also a fixture tool for the
+ * schema 1 files with their second matrix still read, rows that are no distribution
+ * refused by reader and writer, the checksum trailer). Also a fixture tool for the
  * stage tests:
  *   test_dists --write OUT.mp < SPEC
  * SPEC: "N", then N lines "eid<TAB>name", then N rows of N probabilities. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +46,8 @@ static int write_fixture(const char *out) {
 }
 
 /* Overwrites mean_prob[row][col] of the dists at path (a damaged or hand-made file the
- * writer would refuse to produce): test_dists --poke FILE mean_prob ROW COL VALUE. */
-static int poke_fixture(char **argv) {
-    pe_progname = "test_dists";
-    const char *path = argv[0];
-    int64_t row = strtoll(argv[2], NULL, 10), col = strtoll(argv[3], NULL, 10);
-    float v = strtof(argv[4], NULL);
-    if (strcmp(argv[1], "mean_prob")) die("poke: only mean_prob can be poked");
+ * writer would refuse to produce). */
+static void poke_value(const char *path, int64_t row, int64_t col, float v) {
     dists d;
     dists_open(&d, path);
     const row_matrix *m = &d.prob;
@@ -59,6 +56,13 @@ static int poke_fixture(char **argv) {
     dists_close(&d);
     FILE *f = fopen(path, "r+b");
     if (!f || fseek(f, (long)off, SEEK_SET) || fwrite(&v, sizeof v, 1, f) != 1 || fclose(f)) die_errno("poke %s", path);
+}
+
+/* test_dists --poke FILE mean_prob ROW COL VALUE */
+static int poke_fixture(char **argv) {
+    pe_progname = "test_dists";
+    if (strcmp(argv[1], "mean_prob")) die("poke: only mean_prob can be poked");
+    poke_value(argv[0], strtoll(argv[2], NULL, 10), strtoll(argv[3], NULL, 10), strtof(argv[4], NULL));
     return 0;
 }
 
@@ -215,6 +219,169 @@ static void test_schema_versions(void) {
     free(old), free(old_short), free(old_bad), free(extra), free(future);
 }
 
+/* A 3-entity dists whose rows are {0.5, 0.25, 0.25}, then row 1 overwritten with `bad`
+ * (the writers refuse such rows: the file is damaged after it was written). */
+static char *write_damaged(const char *name, const float bad[3]) {
+    char *path = write_dists(name, 3, 1, "v");
+    for (int j = 0; j < 3; j++) poke_value(path, 1, j, bad[j]);
+    return path;
+}
+
+typedef struct {
+    const char *path;
+    int64_t row;
+} row_ref;
+
+static void touch_row(void *arg) {
+    row_ref *r = arg;
+    dists d;
+    dists_open(&d, r->path);
+    volatile float x = row_matrix_row(&d.prob, r->row)[0];
+    (void)x;
+    dists_close(&d);
+}
+
+/* Rows that are no distribution are refused where they are used (exit 3 naming file,
+ * row and defect); a good row of the same file is used. */
+static void test_rows_not_distributions(void) {
+    struct {
+        float bad[3];
+        const char *needle;
+    } cases[] = {
+        {{0.5f, 0.25f, 0.f}, "mean_prob row 1: sums to 0.75"},
+        {{0.f, 0.f, 0.f}, "mean_prob row 1: sums to 0"},
+        {{0.5f, 0.25f, 0.25f + 0.02f}, "mean_prob row 1: sums to 1.02"},
+        {{NAN, 0.5f, 0.5f}, "mean_prob row 1: column 0 is nan"},
+        {{0.5f, INFINITY, 0.f}, "mean_prob row 1: column 1 is inf"},
+        {{0.5f, 0.5f, -INFINITY}, "mean_prob row 1: column 2 is -inf"},
+        {{1.5f, -0.5f, 0.f}, "mean_prob row 1: column 1 is -0.5"},
+        {{1e30f, 0.f, 0.f}, "mean_prob row 1: sums to 1e+30"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "values-%zu.mp", c);
+        char *path = write_damaged(name, cases[c].bad);
+        row_ref bad = {path, 1}, good = {path, 2};
+        CHECK_DIES(3, cases[c].needle, touch_row, &bad);
+        CHECK_DIES(0, "", touch_row, &good);
+        free(path);
+    }
+    /* within the tolerance: accepted */
+    float close[3] = {0.5f, 0.25f, 0.255f};
+    char *path = write_damaged("values-close.mp", close);
+    row_ref ok = {path, 1};
+    CHECK_DIES(0, "", touch_row, &ok);
+    free(path);
+}
+
+static void write_one_row(void *arg) {
+    const float *row = arg;
+    entity_table t;
+    make_table(&t, 3, 1, "w");
+    char *path = xasprintf("%s/refused.mp", tmpdir);
+    dists_writer *w = dists_create(path, &t);
+    dists_write_row(w, row);
+    dists_write_row(w, row);
+    dists_write_row(w, row);
+    dists_commit(w);
+}
+
+/* The writer refuses a row that is no distribution (exit 1) and leaves no file. */
+static void test_writer_refuses(void) {
+    float good[3] = {0.25f, 0.25f, 0.5f}, nan_row[3] = {NAN, 0.5f, 0.5f}, neg[3] = {-0.25f, 0.75f, 0.5f};
+    float inf_row[3] = {INFINITY, 0.f, 0.f}, half[3] = {0.25f, 0.25f, 0.f};
+    char *path = xasprintf("%s/refused.mp", tmpdir);
+    CHECK_DIES(1, "mean_prob row 0 (entity \"w 0\") column 0 is nan", write_one_row, nan_row);
+    CHECK_DIES(1, "column 0 is -0.25", write_one_row, neg);
+    CHECK_DIES(1, "column 0 is inf", write_one_row, inf_row);
+    CHECK_DIES(1, "sums to 0.5", write_one_row, half);
+    CHECK(access(path, F_OK) != 0);
+    CHECK_DIES(0, "", write_one_row, good);
+    CHECK(access(path, F_OK) == 0);
+    free(path);
+}
+
+static void verify_one(void *arg) {
+    dists d;
+    dists_open(&d, arg);
+    int has = artifact_verify(d.r);
+    dists_close(&d);
+    exit(has ? 0 : 4);
+}
+
+static long file_size_of(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static void flip_byte(const char *path, long at) {
+    FILE *f = fopen(path, "r+b");
+    if (!f) return;
+    fseek(f, at, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, at, SEEK_SET);
+    fputc(c ^ 0x01, f);
+    fclose(f);
+}
+
+static char *copy_of(const char *src, const char *name) {
+    char *dst = xasprintf("%s/%s", tmpdir, name), *cmd = xasprintf("cp '%s' '%s'", src, dst);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    return dst;
+}
+
+/* The checksum trailer: an intact file verifies; a changed payload byte (a name, a
+ * probability that still leaves the row a distribution) is a mismatch; a truncated
+ * trailer or bytes appended after it make the file unreadable; a file without any
+ * trailer (written before checksums) is read and says it cannot be verified. */
+static void test_checksum_trailer(void) {
+    char *good = write_dists("sum.mp", 4, 1, "q");
+    long size = file_size_of(good), trailer = 105;
+    CHECK_DIES(0, "", verify_one, good);
+
+    dists d;
+    dists_open(&d, good);
+    long name_at = -1, prob_at = (long)row_matrix_offset(&d.prob, 3);
+    dists_close(&d);
+    FILE *f = fopen(good, "rb");
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    for (size_t i = 0; i + 3 < n; i++)
+        if (!memcmp(buf + i, "q 2", 3)) name_at = (long)i + 2;
+    CHECK(name_at > 0);
+    char *renamed = copy_of(good, "sum-name.mp");
+    flip_byte(renamed, name_at); /* "q 2" -> "q 3": still a valid file, but not the one written */
+    CHECK_DIES(3, "checksum mismatch", verify_one, renamed);
+    char *lowbit = copy_of(good, "sum-prob.mp");
+    flip_byte(lowbit, prob_at); /* the lowest mantissa bit of one probability */
+    CHECK_DIES(3, "checksum mismatch", verify_one, lowbit);
+    char *inside = copy_of(good, "sum-trailer.mp");
+    flip_byte(inside, size - 30); /* a hex digit of the recorded sha256 */
+    CHECK_DIES(3, "", verify_one, inside);
+
+    char *cut = copy_of(good, "sum-cut.mp");
+    CHECK(truncate(cut, size - 10) == 0);
+    CHECK_DIES(3, "sum-cut.mp: byte", verify_one, cut);
+    char *cut_half = copy_of(good, "sum-cut-half.mp");
+    CHECK(truncate(cut_half, size - trailer / 2) == 0);
+    CHECK_DIES(3, "sum-cut-half.mp: byte", verify_one, cut_half);
+    char *appended = copy_of(good, "sum-appended.mp");
+    f = fopen(appended, "ab");
+    fputs("x", f);
+    fclose(f);
+    CHECK_DIES(3, "sum-appended.mp: byte", verify_one, appended);
+    char *none = copy_of(good, "sum-none.mp");
+    CHECK(truncate(none, size - trailer) == 0);
+    CHECK_DIES(4, "", verify_one, none); /* readable, no trailer to check */
+    free(good), free(renamed), free(lowbit), free(inside), free(cut), free(cut_half), free(appended), free(none);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--write")) return write_fixture(argv[2]);
     if (argc == 7 && !strcmp(argv[1], "--poke")) return poke_fixture(argv + 2);
@@ -226,6 +393,9 @@ int main(int argc, char **argv) {
     RUN(test_truncated_and_wrong_kind);
     RUN(test_bad_tables);
     RUN(test_schema_versions);
+    RUN(test_rows_not_distributions);
+    RUN(test_writer_refuses);
+    RUN(test_checksum_trailer);
     char *cmd = xasprintf("rm -rf %s", tmpdir);
     if (system(cmd)) return 1;
     free(cmd);
