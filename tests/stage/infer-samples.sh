@@ -40,4 +40,12 @@ mk_synth "$WORK/syn2" 9 3
 tokenize "$WORK/syn2" --learn-vocab 300 --out "$WORK/c2.mp" --quiet && build-samples --corpus "$WORK/c2.mp" --out "$WORK/s2.mp" --quiet
 expect_exit other-samples 3 'num_entities' infer --model "$WORK/m/final" --samples "$WORK/s2.mp" --out "$WORK/x.mp" --threads 1
 check no-partial-output test ! -e "$WORK/x.mp"
+# samples tokenized with another vocabulary than the model's (two tokens of its vocab.txt swapped)
+awk -v n="$(wc -l <"$WORK/m/final/vocab.txt")" 'NR == n - 1 { keep = $0; next } { print } NR == n { print keep }' \
+    "$WORK/m/final/vocab.txt" >"$WORK/other-vocab.txt"
+tokenize "$WORK/syn" --vocab "$WORK/other-vocab.txt" --out "$WORK/c3.mp" --quiet &&
+    build-samples --corpus "$WORK/c3.mp" --out "$WORK/s3.mp" --quiet || fail setup "samples of another vocabulary"
+expect_exit other-vocabulary 3 'vocab\.txt: line [0-9]+: token .* tokenized with another vocabulary' \
+    infer --model "$WORK/m/final" --samples "$WORK/s3.mp" --out "$WORK/x.mp" --threads 1
+check other-vocabulary-no-output test ! -e "$WORK/x.mp"
 expect_exit wrong-kind 3 'samples' infer --model "$WORK/m/final" --samples "$WORK/corpus.mp" --out "$WORK/x.mp" --threads 1

@@ -46,6 +46,12 @@ expect_exit pairs_missing_ranked 2 "--contrastive needs --ranked" \
     build-samples --contrastive --queries "$DATA" --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 expect_exit pairs_bad_bounds 2 "thresholds" \
     build-samples --contrastive "${PAIRS[@]}" --l-neg 20 --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
+# a ranking too short to reach E_neg (ranks 9..15): contrastive pairs need hard negatives
+expand --quiet --dists "$WORK/dists.mp" --queries "$DATA" --size 6 --out "$WORK/short-exp.mp" &&
+    rerank --quiet --dists "$WORK/dists.mp" --out "$WORK/short.mp" "$WORK/short-exp.mp" || fail setup "short ranking"
+expect_exit pairs_no_hard_negatives 3 'short\.mp: class [a-z]+: no hard negatives: E_neg takes ranks 9\.\.15 and the longest list has [0-9]+ entities' \
+    build-samples --contrastive --ranked "$WORK/short.mp" --queries "$DATA" --thr-pos 3 --l-neg 8 --u-neg 16 \
+    --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 [ ! -e "$WORK/bad.mp" ] && pass pairs_no_partial_output || fail pairs_no_partial_output
 
 # --- train-cl
