@@ -65,7 +65,7 @@ test: deps
 
 test-asan: deps
 	$(MAKE) all BUILD=build-asan BIN=bin-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-	ASAN_OPTIONS=detect_leaks=1 PROBEXPAN_ASAN=1 PROBEXPAN_BIN=$(CURDIR)/bin-asan PROBEXPAN_TESTBIN=$(CURDIR)/build-asan/tests bash tests/run.sh
+	ASAN_OPTIONS=detect_leaks=1 PROBEXPAN_ASAN=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-1800} PROBEXPAN_BIN=$(CURDIR)/bin-asan PROBEXPAN_TESTBIN=$(CURDIR)/build-asan/tests bash tests/run.sh
 
 FUZZ_SECONDS ?= 30
 fuzz: deps

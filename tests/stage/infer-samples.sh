@@ -48,4 +48,11 @@ tokenize "$WORK/syn" --vocab "$WORK/other-vocab.txt" --out "$WORK/c3.mp" --quiet
 expect_exit other-vocabulary 3 'vocab\.txt: line [0-9]+: token .* tokenized with another vocabulary' \
     infer --model "$WORK/m/final" --samples "$WORK/s3.mp" --out "$WORK/x.mp" --threads 1
 check other-vocabulary-no-output test ! -e "$WORK/x.mp"
+# a model whose weights hold NaN (the first 64 KiB of tensor data) is refused, no dists written
+cp -r "$WORK/m/final/." "$WORK/nan"
+hl=$(od -An -tu4 -N4 "$WORK/nan/model.safetensors" | tr -d ' ')
+head -c 65536 /dev/zero | tr '\0' '\377' | dd of="$WORK/nan/model.safetensors" bs=1 seek=$((8 + hl)) conv=notrunc 2>/dev/null
+expect_exit nan-weights 3 'nan/model.safetensors: [^:]+: element 0 is -?nan: tensor values must be finite' \
+    infer --model "$WORK/nan" --samples "$WORK/s.mp" --out "$WORK/x.mp" --threads 1
+check nan-weights-no-output test ! -e "$WORK/x.mp"
 expect_exit wrong-kind 3 'samples' infer --model "$WORK/m/final" --samples "$WORK/corpus.mp" --out "$WORK/x.mp" --threads 1

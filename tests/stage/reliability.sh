@@ -19,6 +19,14 @@ cp -r "$FX/tiny" "$WORK/ds"
 mkdists() { "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/a.mp" <"$FX/model-a.txt" &&
     "$PROBEXPAN_TESTBIN/test_dists" --write "$WORK/b.mp" <"$FX/model-b.txt"; }
 mkdists || { fail fixtures "cannot build dists"; exit 0; }
+# the other readers of a dists artifact refuse the overflowing shapes the same way
+expand --quiet --dists "$WORK/a.mp" --seeds Ohio,Texas --size 3 --out "$WORK/exp-a.mp" || fail fixtures "cannot expand"
+for f in rows-stride-2p32 rows-2p58p1-stride-64 cols-2p62-stride-64; do
+    expect_exit "overflowing_shape_rerank_$f" 3 "$f.mp: byte [0-9]+: " \
+        rerank --dists "$seeds/$f.mp" --out "$WORK/r.mp" "$WORK/exp-a.mp"
+    expect_exit "overflowing_shape_score_models_$f" 3 "$f.mp: byte [0-9]+: " \
+        score-models --queries "$WORK/ds" --top 1 --out "$WORK/s.mp" "$WORK/a.mp" "$seeds/$f.mp"
+done
 sha() { sha256sum "$1" | cut -c1-64; }
 # unchanged NAME FILE SHA: PASS when FILE still has the content it had
 unchanged() { [ "$(sha "$2")" = "$3" ] && pass "$1" || fail "$1" "$2 was modified"; }
