@@ -127,27 +127,27 @@ static char *template_of(const char *prefix) {
     return xasprintf("%s%s.XXXXXX", prefix, tempname_owner());
 }
 
-char *tempname_create_file(const char *prefix, int *fd) {
-    char *name = template_of(prefix);
-    *fd = mkstemp(name);
-    if (*fd < 0) {
+/* name when the entry was created (registered for removal), else NULL (name freed,
+ * errno kept). */
+static char *registered(char *name, int created, int is_dir) {
+    if (!created) {
         int saved = errno;
         free(name);
         errno = saved;
         return NULL;
     }
-    tempfile_register(name);
+    if (is_dir) tempdir_register(name);
+    else tempfile_register(name);
     return name;
+}
+
+char *tempname_create_file(const char *prefix, int *fd) {
+    char *name = template_of(prefix);
+    *fd = mkstemp(name);
+    return registered(name, *fd >= 0, 0);
 }
 
 char *tempname_create_dir(const char *prefix) {
     char *name = template_of(prefix);
-    if (!mkdtemp(name)) {
-        int saved = errno;
-        free(name);
-        errno = saved;
-        return NULL;
-    }
-    tempdir_register(name);
-    return name;
+    return registered(name, mkdtemp(name) != NULL, 1);
 }
