@@ -136,9 +136,11 @@ LOCKED_GOALS := $(or $(MAKECMDGOALS),default)
 .PHONY: $(LOCKED_GOALS) run-lock
 $(LOCKED_GOALS): run-lock
 	@:
-# clean-run alone creates no folder (it would only find one it may not delete)
+# clean-run alone creates no folder (it would only find one it may not delete), nor does a
+# dry run (make -n)
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 run-lock:
-	@$(if $(filter-out clean-run,$(LOCKED_GOALS)),mkdir -p -- '$(RUN)' &&) \
+	@$(if $(DRY_RUN),,$(if $(filter-out clean-run,$(LOCKED_GOALS)),mkdir -p -- '$(RUN)' &&)) \
 	if [ ! -d '$(RUN)' ]; then exec env PROBEXPAN_RUN_LOCK='$(abspath $(RUN))' $(MAKE) --no-print-directory -f $(PIPELINE_MK) $(MAKECMDGOALS); fi; \
 	flock -n '$(RUN)' true || echo "probexpan.mk: another pipeline is running in $(RUN): waiting for it to end" >&2; \
 	exec env PROBEXPAN_RUN_LOCK='$(abspath $(RUN))' flock '$(RUN)' $(MAKE) --no-print-directory -f $(PIPELINE_MK) $(MAKECMDGOALS)
@@ -195,7 +197,7 @@ $(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-encoder.txt
 	$(BUILD_SAMPLES) $(COMMON) --corpus $< --max-wordpieces $(MAX_WORDPIECES) --out $@
 $(RUN)/config.json: $(RUN)/params-encoder.txt $(RUN)/corpus.mp
 	printf '{"model_type":"bert","architectures":["BertModel"],"hidden_act":"gelu","vocab_size":%d,"hidden_size":%d,"num_hidden_layers":%d,"num_attention_heads":%d,"intermediate_size":%d,"max_position_embeddings":%d,"type_vocab_size":2,"layer_norm_eps":1e-12,"initializer_range":0.02,"pad_token_id":0}\n' \
-	  $$(wc -l < $(RUN)/vocab.txt) $(ENCODER_HIDDEN) $(ENCODER_LAYERS) $(ENCODER_HEADS) $(ENCODER_FFN) $(ENCODER_MAXPOS) > $@
+	  $$(wc -l < $(RUN)/vocab.txt) $(ENCODER_HIDDEN) $(ENCODER_LAYERS) $(ENCODER_HEADS) $(ENCODER_FFN) $(ENCODER_MAXPOS) > $@.new.$$$$ && mv -f $@.new.$$$$ $@
 
 # ---- the corpus index (pattern model): what `query` and `serve` answer any seed set from ----
 $(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
