@@ -12,7 +12,6 @@
  * Cost: O(copies x input) time; the input's sentences.json is held in memory, the
  * output is streamed; the output folder is written under a temporary name and
  * renamed, so an interrupted run leaves nothing under the final name. */
-#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,14 +64,19 @@ static void keep_line(void *ctx, const char *member, const char *where, int64_t 
 /* The output folder while it is written; removed when the program exits before the rename. */
 static char *pending;
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void remove_pending(int code) {
     (void)code;
-    if (pending) nftw(pending, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (pending) remove_tree(pending);
+}
+
+static void member_lines_free(member_lines *m) {
+    for (size_t i = 0; i < m->n; i++) {
+        for (size_t l = 0; l < m->lines[i].n; l++) free(m->lines[i].line[l]);
+        free(m->lines[i].line);
+        free(m->member[i]);
+    }
+    free(m->lines);
+    free(m->member);
 }
 
 static member_lines read_members(const char *data, const char *name) {
@@ -328,5 +332,19 @@ int main(int argc, char **argv) {
     pending = NULL;
     log_info("done: %s, %ld copies, %lld entities, %zu sentences", out, copies, (long long)(copies * ent.n),
              (size_t)copies * s0->n);
+    free(p.mention_of);
+    free(target);
+    for (int64_t r = 0; r < nwords; r++) free(wc[r].word);
+    free(wc);
+    strmap_free(&rank_of);
+    strmap_free(&names);
+    member_lines_free(&sent);
+    member_lines_free(&gt);
+    member_lines_free(&query);
+    entity_table_free(&ent);
+    free(sent_file);
+    free(gt_dir);
+    free(q_dir);
+    free(tmp);
     return 0;
 }
