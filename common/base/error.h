@@ -8,6 +8,7 @@
 #define PROBEXPAN_ERROR_H
 
 #include <setjmp.h>
+#include <stdint.h>
 #include <stddef.h>
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_BADINPUT = 3 };
@@ -56,6 +57,13 @@ void stdout_flush(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Room for element n of an array of `size`-byte elements appended one at a time from
+ * NULL (n = the count so far): the capacity doubles, reallocating only when n is 0 or a
+ * power of two, so appending N elements costs O(N) even where realloc copies. */
+static inline void *xgrow(void *p, int64_t n, size_t size) {
+    if (n & (n - 1)) return p;
+    return xrealloc(p, size * (size_t)(n ? 2 * n : 1));
+}
 char *xstrdup(const char *s);
 /* malloc'd printf. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -164,7 +164,7 @@ static char *where_of(const char *dataset_path, const char *rel, int is_dir) {
 
 /* Adds a member to the ones collected for a folder request. */
 static void hold_member(member_buf mb) {
-    held.m = xrealloc(held.m, (size_t)(held.nm + 1) * sizeof *held.m);
+    held.m = xgrow(held.m, held.nm, sizeof *held.m);
     held.m[held.nm++] = mb;
 }
 
@@ -510,11 +510,11 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
             *e = 0;
             die_line(where, lineno, "expected space-separated seed eids, found \"%.40s\"", p);
         }
-        q.seeds = xrealloc(q.seeds, (size_t)(q.nseeds + 1) * sizeof *q.seeds);
+        q.seeds = xgrow(q.seeds, q.nseeds, sizeof *q.seeds);
         q.seeds[q.nseeds++] = eid;
         p = e;
     }
-    qs->q = xrealloc(qs->q, (size_t)(qs->n + 1) * sizeof *qs->q);
+    qs->q = xgrow(qs->q, qs->n, sizeof *qs->q);
     qs->q[qs->n++] = q;
 }
 
@@ -592,7 +592,7 @@ static void gt_begin(void *vctx, const char *member, const char *where) {
     c->cur_where = xstrdup(where);
     intmap_free(&c->line_of);
     intmap_init(&c->line_of);
-    gs->c = xrealloc(gs->c, (size_t)(gs->n + 1) * sizeof *gs->c);
+    gs->c = xgrow(gs->c, gs->n, sizeof *gs->c);
     gs->c[gs->n++] = (gt_class){cls, 0, NULL};
     c->cap = 0;
 }

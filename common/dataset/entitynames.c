@@ -205,7 +205,7 @@ int64_t *name_resolve_list(const name_index *x, const char *list, const char *so
         if (!*tok) continue;
         char item[96];
         snprintf(item, sizeof item, "%.60s%sitem %d", where ? where : "", where ? " " : "", *n + 1);
-        rows = xrealloc(rows, sizeof *rows * (size_t)(*n + 1));
+        rows = xgrow(rows, *n, sizeof *rows);
         rows[(*n)++] = name_resolve(x, tok, source, item);
     }
     free(copy);

@@ -17,8 +17,8 @@ static void judged_entry(void *ctx, const char *file, int64_t lineno, char **fie
     errno = 0;
     long long label = strtoll(fields[1], &end, 10);
     if (*end || errno) die_input(file, where, "expected an integer label after the tab, found \"%.40s\"", fields[1]);
-    j->item = xrealloc(j->item, sizeof *j->item * (size_t)(j->n + 1));
-    j->label = xrealloc(j->label, sizeof *j->label * (size_t)(j->n + 1));
+    j->item = xgrow(j->item, j->n, sizeof *j->item);
+    j->label = xgrow(j->label, j->n, sizeof *j->label);
     j->item[j->n] = xstrdup(fields[0]);
     j->label[j->n++] = label;
 }

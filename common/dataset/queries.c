@@ -13,7 +13,7 @@
 #include "dataset/names_file.h"
 
 static query_rows *append(query_list *ql, const char *class_name) {
-    ql->q = xrealloc(ql->q, sizeof *ql->q * (size_t)(ql->n + 1));
+    ql->q = xgrow(ql->q, ql->n, sizeof *ql->q);
     query_rows *q = &ql->q[ql->n++];
     memset(q, 0, sizeof *q);
     q->class_name = xstrdup(class_name);
@@ -62,7 +62,7 @@ typedef struct {
 } seed_rows;
 
 static void add_row(seed_rows *s, int64_t row) {
-    s->rows = xrealloc(s->rows, sizeof *s->rows * (size_t)(s->n + 1));
+    s->rows = xgrow(s->rows, s->n, sizeof *s->rows);
     s->rows[s->n++] = row;
 }
 
@@ -166,7 +166,7 @@ static void load_file(query_list *ql, const char *path, const char *rows_path, c
             long long eid = strtoll(tok, NULL, 10);
             int64_t row = intmap_get(names->row_of_eid, eid);
             if (row < 0) die_input(path, where, "seed eid %lld has no row in %s", eid, rows_path);
-            q->rows = xrealloc(q->rows, sizeof(int64_t) * (size_t)(q->nseeds + 1));
+            q->rows = xgrow(q->rows, q->nseeds, sizeof(int64_t));
             q->rows[q->nseeds++] = row;
         }
     }
