@@ -14,13 +14,15 @@ wait $a; ra=$?; wait $b; rb=$?
 if [ $ra = 0 ] && [ $rb = 0 ]; then pass concurrent_runs_end
 else fail concurrent_runs_end "exit $ra and $rb: $(tail -n 2 "$WORK/a.log" "$WORK/b.log" | tr '\n' ' ')"; fi
 
-# every artifact is at least as new as each stamp it depends on
+# every artifact exists and is at least as new as each stamp and input it is built from
 stale=""
-newer() { [ "$RUN/$1" -nt "$RUN/$2" ] && stale="$stale $1>$2"; }
+newer() { [ -e "$RUN/$2" ] || stale="$stale missing:$2"; [ "$RUN/$1" -nt "$RUN/$2" ] && stale="$stale $1>$2"; }
 newer params-text.txt corpus.mp
 newer params-encoder.txt samples.mp
-for k in 1 2; do newer params-patterns.txt dists-mlm-$k.mp; newer samples.mp dists-mlm-$k.mp; done
 newer corpus.mp samples.mp
+newer params-index.txt index.mp
+newer samples.mp index.mp
+for k in 1 2; do newer params-patterns.txt model-mlm-$k.mp; newer index.mp model-mlm-$k.mp; done
 [ -z "$stale" ] && pass stamps_not_newer || fail stamps_not_newer "$stale"
 left=$(find "$RUN" -name '*.new*' -o -name '*.tmp.*')
 [ -z "$left" ] && pass no_temp_left || fail no_temp_left "$left"
