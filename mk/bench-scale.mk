@@ -3,8 +3,9 @@
 # queries from copy 0, every copy's members in the ground truth), builds the corpus index
 # (the pipeline's `index` target) and runs the ablation as `query` runs (4 variants x the
 # queries), printing wall time, CPU time, peak RSS and disk per stage with the load average,
-# and MAP per variant. BENCH_SCALE_PATH=dense runs the pipeline's `ablation` on dense
-# `dists` files instead (COPIES <= 2). BENCH_SCALE_QUERIES=Q: the first Q queries of each
+# and MAP per variant. BENCH_SCALE_PATH=stages runs the pipeline's `ablation` instead (its
+# stage programs reading the index), BENCH_SCALE_PATH=dense the same on dense `dists` files
+# (COPIES <= 2), every query. BENCH_SCALE_QUERIES=Q (index path): the first Q queries of each
 # class (default 0 = all); VARIANTS: the variants (default noclen noen nocl full).
 # BENCH_SCALE_DIR: where the corpus and the run go (default /tmp/bench-scale; the corpus is
 # kept, so a second run reuses it). BENCH_SCALE_DATA: the dataset copied.

@@ -5,8 +5,10 @@
 #   index path (default): the pipeline's `index` target (tokenize, build-samples, index),
 #     then the ablation as `query` runs: each variant of $VARIANTS (default: noclen noen nocl
 #     full) on every query of copy 0 ($BENCH_SCALE_QUERIES per class, default all);
-#   BENCH_SCALE_PATH=dense: the pipeline's `ablation` target on dense `dists` files (refused
-#     above 2 copies: one file alone would take V_e^2 * 4 bytes, 24 GB at 10 copies).
+#   BENCH_SCALE_PATH=stages: the pipeline's `ablation` target (every query), its stage programs reading the
+#     index (pattern-model, score-models/expand/rerank --index --model: no dists file);
+#   BENCH_SCALE_PATH=dense: the same on dense `dists` files (PATTERN_PATH=dense; refused above
+#     2 copies: one file alone would take V_e^2 * 4 bytes, 24 GB at 10 copies).
 # Every program runs under measure-stage.sh; prints per stage the runs, wall s (sum and
 # median), CPU s, peak RSS, bytes written and the highest load average seen at its starts;
 # then MAP@10/20/50 per variant (every copy's class members count), the index's size and
@@ -18,9 +20,9 @@ path=${BENCH_SCALE_PATH:-index} per_class=${BENCH_SCALE_QUERIES:-0} variants=${V
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 case $path in
-index) ;;
+index | stages) ;;
 dense) [ "$copies" -le 2 ] || { echo "bench-scale: the dense path is refused above 2 copies" >&2; exit 2; } ;;
-*) echo "bench-scale: BENCH_SCALE_PATH must be index or dense" >&2; exit 2 ;;
+*) echo "bench-scale: BENCH_SCALE_PATH must be index, stages or dense" >&2; exit 2 ;;
 esac
 mkdir -p "$dir"
 corpus=$dir/data-x$copies run=$dir/run-x$copies-$path log=$dir/stages-x$copies-$path.tsv
@@ -39,6 +41,7 @@ wrap() { echo "$here/measure-stage.sh $log $bin/$1"; }
 pipeline() {
     make --no-print-directory -s -C "$root" -f pipelines/probexpan.mk DATA="$corpus" RUN="$run" \
         TOKENIZE="$(wrap tokenize)" BUILD_SAMPLES="$(wrap build-samples)" PATTERN_DISTS="$(wrap pattern-dists)" \
+        PATTERN_MODEL="$(wrap pattern-model)" PATTERN_PATH="$([ "$path" = dense ] && echo dense || echo index)" \
         SCORE_MODELS="$(wrap score-models)" EXPAND="$(wrap expand)" RERANK="$(wrap rerank)" \
         EVALUATE="$(wrap evaluate)" INDEX="$(wrap index)" "$@" >>"$dir/pipeline-x$copies-$path.log" 2>&1 || {
         tail -n 20 "$dir/pipeline-x$copies-$path.log"; exit 1; }
@@ -46,7 +49,7 @@ pipeline() {
 : >"$dir/pipeline-x$copies-$path.log"
 : >"$run/ap.tsv"
 t0=$(date +%s.%N)
-if [ "$path" = dense ]; then
+if [ "$path" != index ]; then
     pipeline VARIANTS="$variants" ablation
     for v in $variants; do
         "$bin/evaluate" --quiet --gt "$corpus" --out "$run/$v/eval.mp" "$v=$run/$v/ranked.mp" >/dev/null
