@@ -213,6 +213,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     progress pr;
     progress_start(&pr, label, "pairs", steps * B);
     double sum = 0, t0 = now_seconds();
+    cluster_clock c0 = cluster_phase_begin();
     for (int64_t s = 0; s < steps; s++) {
         for (int i = 0; i < B; i++) {
             c->ids1[i] = s1[perm[s * B + i]];
@@ -243,6 +244,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     log_info("epoch %d/%d CL pass %d: loss %.5f over %lld steps (%lld pairs, %lld dropped), %.1f s, %.0f pairs/s",
              epoch, t->o.epochs, pass, mean, (long long)steps, (long long)n, (long long)(n - steps * B), secs,
              (double)steps * B / (secs > 0 ? secs : 1e-9));
+    cluster_phase_end(label, c0);
     free(perm);
     free(own);
     return mean;

@@ -16,26 +16,35 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+#define PIPELINE 3 /* batches a worker rank keeps in flight to rank 0 */
+
 typedef struct {
     const bert_model *m;
     const entity_head *h;
+    const samples *s;
     dists_writer *w;
     int V, H;
     bert_batch b;
-    int64_t *row, *tot;               /* entity row of each batch sample, its sample count */
+    int32_t *ids;                     /* one sample's tokens */
+    int B, T;                         /* the batch being packed: samples, tokens */
+    double cost;                      /* its bert_sequence_cost */
+    int64_t *sample, *row, *tot;      /* each batch sample, its entity row, that entity's count */
     float *hid, *dense, *gelu, *logp; /* [B,H] x3, [B,V] */
+    float *sendbuf[PIPELINE];         /* a worker's log-softmax rows in flight to rank 0 */
+    cluster_request *sent[PIPELINE];
+    int slot;
+    double *load;                     /* work given to each rank (cluster_assign) */
     double *acc_p;                    /* the entity in progress */
     double *ex;                       /* exp of one log-softmax row */
     float *out_p;
     int64_t cur, cur_n;               /* its row, samples added so far */
     int64_t rows_done, samples_done;
-    int64_t batch_no;                 /* batches ended so far */
 } run_state;
 
 /* Folds the batch's log-softmax rows into the accumulator of their entity, writing each
  * entity's row as soon as its last sample is in (rank 0 only). */
 static void fold(run_state *r) {
-    int B = r->b.B, V = r->V;
+    int B = r->B, V = r->V;
     for (int i = 0; i < B; i++) {
         const float *lp = r->logp + (size_t)i * V;
         double z = 0;
@@ -53,23 +62,41 @@ static void fold(run_state *r) {
     }
 }
 
-/* Ends the batch being packed: batch k is run by rank k mod ranks; rank 0 receives the
- * others' log-softmax rows and folds every batch in order, so the artifact is the same
- * whatever the number of ranks (for the same threads per rank). */
-static void flush(run_state *r) {
-    int B = r->b.B, R = cluster_size(), rank = cluster_rank(), owner = (int)(r->batch_no++ % R);
-    if (!B) return;
-    size_t bytes = sizeof(float) * (size_t)B * r->V;
-    if (owner == rank) {
-        bert_forward_infer(r->m, &r->b, r->hid);
-        entity_head_forward(r->h, r->hid, B, r->dense, r->gelu, r->logp);
-        if (rank > 0) cluster_send(r->logp, bytes, 0);
-    } else if (rank == 0) {
-        cluster_recv(r->logp, bytes, owner);
-    }
-    if (rank == 0) fold(r);
-    r->samples_done += B;
+/* The log-softmax rows of the packed batch into logp [B, V]. */
+static void run_batch(run_state *r, float *logp) {
     bert_batch_clear(&r->b);
+    for (int i = 0; i < r->B; i++) {
+        int len = samples_tokens(r->s, r->sample[i], r->ids);
+        if (bert_batch_add(&r->b, (const int *)r->ids, len, r->m->cfg.mask_token_id, r->m->cfg.max_pos))
+            die_input(samples_path(r->s), "sample", "sample %lld has no [MASK] (id %d)", (long long)r->sample[i],
+                      r->m->cfg.mask_token_id);
+    }
+    bert_forward_infer(r->m, &r->b, r->hid);
+    entity_head_forward(r->h, r->hid, r->B, r->dense, r->gelu, logp);
+}
+
+/* Ends the batch being packed: its owner (cluster_assign, by work) runs it; rank 0 receives
+ * the others' log-softmax rows and folds every batch in order, so the artifact is the same
+ * whatever the number of ranks (for the same threads per rank). A worker sends without
+ * waiting for rank 0 to take the rows (up to PIPELINE batches in flight). */
+static void flush(run_state *r) {
+    int B = r->B, rank = cluster_rank();
+    if (!B) return;
+    int owner = cluster_assign(r->load, r->cost);
+    size_t bytes = sizeof(float) * (size_t)B * r->V;
+    if (owner == rank && rank > 0) {
+        cluster_wait(r->sent[r->slot]); /* the slot's previous rows have reached rank 0 */
+        run_batch(r, r->sendbuf[r->slot]);
+        r->sent[r->slot] = cluster_isend(r->sendbuf[r->slot], bytes, 0);
+        r->slot = (r->slot + 1) % PIPELINE;
+    } else if (rank == 0) {
+        if (owner == 0) run_batch(r, r->logp);
+        else cluster_recv(r->logp, bytes, owner);
+        fold(r);
+    }
+    r->samples_done += B;
+    r->B = r->T = 0;
+    r->cost = 0;
 }
 
 entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h, const samples *s,
@@ -96,8 +123,10 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     run_state r = {0};
     r.m = m;
     r.h = h;
+    r.s = s;
     r.V = h->V;
     r.H = m->cfg.hidden;
+    cluster_clock c0 = cluster_phase_begin();
     if (cluster_rank() == 0) { /* the one writer */
         r.w = dists_create(out_path, &t);
         artifact_writer *a = dists_artifact(r.w);
@@ -115,17 +144,23 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
     int Bmax = (int)(ENTITY_DISTS_BATCH_FLOATS / r.V);
     if (Bmax < 1) Bmax = 1;
     if (Bmax > 256) Bmax = 256;
-    r.row = xmalloc(sizeof(int64_t) * (size_t)Bmax * 2);
+    r.sample = xmalloc(sizeof(int64_t) * (size_t)Bmax * 3);
+    r.row = r.sample + Bmax;
     r.tot = r.row + Bmax;
     r.hid = xmalloc(sizeof(float) * (size_t)Bmax * r.H * 3);
     r.dense = r.hid + (size_t)Bmax * r.H;
     r.gelu = r.dense + (size_t)Bmax * r.H;
-    r.logp = xmalloc(sizeof(float) * (size_t)Bmax * r.V);
-    r.acc_p = xcalloc((size_t)r.V * 2, sizeof(double));
-    r.ex = r.acc_p + r.V;
-    r.out_p = xmalloc(sizeof(float) * (size_t)r.V);
+    if (cluster_rank() == 0) {
+        r.logp = xmalloc(sizeof(float) * (size_t)Bmax * r.V);
+        r.acc_p = xcalloc((size_t)r.V * 2, sizeof(double));
+        r.ex = r.acc_p + r.V;
+        r.out_p = xmalloc(sizeof(float) * (size_t)r.V);
+    } else {
+        for (int i = 0; i < PIPELINE; i++) r.sendbuf[i] = xmalloc(sizeof(float) * (size_t)Bmax * r.V);
+    }
+    r.load = xcalloc((size_t)cluster_size(), sizeof(double));
     bert_batch_clear(&r.b);
-    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
+    r.ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
     int64_t *pick = NULL, pick_cap = 0;
     rng_t rng;
     rng_seed(&rng, seed);
@@ -145,28 +180,34 @@ entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h,
         } else {
             for (int64_t i = 0; i < n; i++) pick[i] = i;
         }
-        for (int64_t i = 0; i < k; i++) {
-            int len = samples_tokens(s, first + pick[i], ids);
-            if (r.b.B == Bmax || (r.b.B > 0 && r.b.T + len > ENTITY_DISTS_BATCH_TOKENS)) flush(&r);
-            if (bert_batch_add(&r.b, (const int *)ids, len, m->cfg.mask_token_id, m->cfg.max_pos))
-                die_input(samples_path(s), "sample", "sample %lld has no [MASK] (id %d)", (long long)(first + pick[i]),
-                          m->cfg.mask_token_id);
-            r.row[r.b.B - 1] = e;
-            r.tot[r.b.B - 1] = k;
+        for (int64_t i = 0; i < k; i++) { /* packed from the lengths: a batch is read by its owner only */
+            int len = samples_length(s, first + pick[i]);
+            if (r.B == Bmax || (r.B > 0 && r.T + len > ENTITY_DISTS_BATCH_TOKENS)) flush(&r);
+            r.sample[r.B] = first + pick[i];
+            r.row[r.B] = e;
+            r.tot[r.B++] = k;
+            r.T += len;
+            r.cost += bert_sequence_cost(len, r.H);
         }
         progress_update(&pr, e + 1);
     }
     flush(&r);
     progress_end(&pr);
+    for (int i = 0; i < PIPELINE; i++) {
+        cluster_wait(r.sent[i]);
+        free(r.sendbuf[i]);
+    }
     if (r.w) dists_commit(r.w);
+    cluster_phase_end("inference", c0);
     entity_dists_stats st = {r.rows_done, r.samples_done};
     bert_batch_free(&r.b);
-    free(r.row);
+    free(r.sample);
     free(r.hid);
     free(r.logp);
     free(r.acc_p);
     free(r.out_p);
-    free(ids);
+    free(r.load);
+    free(r.ids);
     free(pick);
     return st;
 }

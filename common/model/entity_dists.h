@@ -13,7 +13,8 @@
  * (one rng stream over the rows in order, so the draw depends only on seed).
  *
  * In an MPI job (common/base/cluster) every rank calls entity_dists_write: all ranks form the
- * same batches, batch k is run by rank k mod ranks, and rank 0 receives the log-softmax rows,
+ * same batches (from the samples' lengths), each is run by one rank, shared out by work
+ * (cluster_assign of bert_sequence_cost), and rank 0 receives the log-softmax rows,
  * accumulates them in batch order and writes the artifact — byte-identical to one process
  * with the same threads per rank. Other ranks write nothing. */
 #ifndef PROBEXPAN_ENTITY_DISTS_H

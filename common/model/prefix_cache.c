@@ -73,19 +73,57 @@ static void begin_chunk(artifact_writer *w, uint64_t nbytes) {
     put_bin32_header(pk, (uint32_t)nbytes);
 }
 
-/* The next forward batch: samples [j0, returned j) packed up to BUILD_TOKENS tokens. The
- * packing depends only on the samples, so every rank computes the same batch boundaries. */
-static int64_t next_batch(const samples *s, const bert_model *m, int64_t j0, bert_batch *b, int32_t *ids) {
-    int64_t S = samples_count(s), j = j0;
+/* The forward batches of a build: batch k holds samples [first[k], first[k+1]), packed up to
+ * BUILD_TOKENS tokens from the samples' lengths alone, so every rank plans the batches of one
+ * process without reading a token; owner[k] is the rank that encodes it, shared out by work
+ * (cluster_assign of bert_sequence_cost), not by count. */
+typedef struct {
+    int64_t n, *first, *tokens;
+    int *owner;
+} build_plan;
+
+static void plan_batches(const samples *s, int H, build_plan *p) {
+    int64_t S = samples_count(s), cap = 0;
+    double *load = xcalloc((size_t)cluster_size(), sizeof(double));
+    memset(p, 0, sizeof *p);
+    for (int64_t j = 0; j < S;) {
+        if (p->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            p->first = xrealloc(p->first, sizeof(int64_t) * (size_t)(cap + 1));
+            p->tokens = xrealloc(p->tokens, sizeof(int64_t) * (size_t)cap);
+            p->owner = xrealloc(p->owner, sizeof(int) * (size_t)cap);
+        }
+        int64_t T = 0;
+        double cost = 0;
+        p->first[p->n] = j;
+        while (j < S && (T == 0 || T + samples_length(s, j) <= BUILD_TOKENS)) {
+            int len = samples_length(s, j++);
+            T += len;
+            cost += bert_sequence_cost(len, H);
+        }
+        p->tokens[p->n] = T;
+        p->owner[p->n++] = cluster_assign(load, cost);
+    }
+    if (!p->first) p->first = xmalloc(sizeof(int64_t));
+    p->first[p->n] = S;
+    free(load);
+}
+
+static void plan_free(build_plan *p) {
+    free(p->first);
+    free(p->tokens);
+    free(p->owner);
+}
+
+/* Packs samples [j0, j1) into b. */
+static void fill_batch(const samples *s, const bert_model *m, int64_t j0, int64_t j1, bert_batch *b, int32_t *ids) {
     bert_batch_clear(b);
-    while (j < S && (b->T == 0 || b->T + samples_length(s, j) <= BUILD_TOKENS)) {
+    for (int64_t j = j0; j < j1; j++) {
         int len = samples_tokens(s, j, ids);
         if (bert_batch_add(b, ids, len, m->cfg.mask_token_id, m->cfg.max_pos))
             die_input(samples_path(s), "sample", "sample %lld cannot be encoded (no [MASK] or longer than %d positions)",
                       (long long)j, m->cfg.max_pos);
-        j++;
     }
-    return j;
 }
 
 /* The prefix output of one batch as 16-bit rows in half [b->T, H]. */
@@ -100,35 +138,59 @@ static void encode_batch(const bert_model *m, const bert_batch *b, int bf16, flo
             die("frozen-prefix value %g does not fit float16; use --cache-dtype bf16", (double)out[i]);
 }
 
-/* Builds the cache file. In an MPI job every rank calls this: batch k is encoded by rank
- * k mod ranks and sent to rank 0, which writes the batches in order — the same batches as
- * one process, so the file is byte-identical for the same thread count per rank. */
+/* A worker rank of a build: encodes its batches and sends each to rank 0 without waiting
+ * for rank 0 to take it (up to PIPELINE batches in flight), so it never waits on rank 0's
+ * writing unless it is that far ahead. */
+#define PIPELINE 4
+static void build_worker(const samples *s, const bert_model *m, const build_plan *p, int bf16) {
+    int H = m->cfg.hidden, L = samples_max_length(s), rank = cluster_rank();
+    bert_batch b = {0};
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)L);
+    float *out = xmalloc(sizeof(float) * (size_t)(BUILD_TOKENS + L) * H);
+    uint16_t *half[PIPELINE];
+    cluster_request *sent[PIPELINE] = {0};
+    for (int i = 0; i < PIPELINE; i++) half[i] = xmalloc(sizeof(uint16_t) * (size_t)(BUILD_TOKENS + L) * H);
+    int slot = 0;
+    for (int64_t k = 0; k < p->n; k++) {
+        if (p->owner[k] != rank) continue;
+        cluster_wait(sent[slot]); /* the slot's previous batch has reached rank 0 */
+        fill_batch(s, m, p->first[k], p->first[k + 1], &b, ids);
+        encode_batch(m, &b, bf16, out, half[slot]);
+        sent[slot] = cluster_isend(half[slot], (size_t)b.T * H * 2, 0);
+        slot = (slot + 1) % PIPELINE;
+    }
+    for (int i = 0; i < PIPELINE; i++) {
+        cluster_wait(sent[i]);
+        free(half[i]);
+    }
+    bert_batch_free(&b);
+    free(ids);
+    free(out);
+}
+
+/* Builds the cache file. In an MPI job every rank calls this: every batch is encoded by its
+ * owner (plan_batches), rank 0 encodes its own and receives the others' in order and writes
+ * them — the batches of one process, so the file is byte-identical for the same thread count
+ * per rank. */
 static void build(const char *path, const samples *s, const char *samples_sha, const bert_model *m,
                   const char *encoder_src, const char *fp, int bf16) {
     int H = m->cfg.hidden, P = bert_prefix_layers(m), L = samples_max_length(s);
-    int R = cluster_size(), rank = cluster_rank();
+    int R = cluster_size();
     int64_t S = samples_count(s), T = 0;
-    for (int64_t j = 0; j < S; j++) T += samples_length(s, j);
+    cluster_clock c0 = cluster_phase_begin();
+    build_plan plan;
+    plan_batches(s, H, &plan);
+    if (cluster_rank() > 0) {
+        build_worker(s, m, &plan, bf16);
+        plan_free(&plan);
+        cluster_phase_end("prefix cache", c0);
+        return;
+    }
+    for (int64_t k = 0; k < plan.n; k++) T += plan.tokens[k];
     bert_batch b = {0};
     int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)L);
     float *out = xmalloc(sizeof(float) * (size_t)(BUILD_TOKENS + L) * H);
     uint16_t *half = xmalloc(sizeof(uint16_t) * (size_t)(BUILD_TOKENS + L) * H);
-    if (rank > 0) { /* a worker: encode my batches, send them to rank 0 */
-        int64_t k = 0;
-        for (int64_t j0 = 0; j0 < S; k++) {
-            int64_t j = next_batch(s, m, j0, &b, ids);
-            if (k % R == rank) {
-                encode_batch(m, &b, bf16, out, half);
-                cluster_send(half, (size_t)b.T * H * 2, 0);
-            }
-            j0 = j;
-        }
-        bert_batch_free(&b);
-        free(ids);
-        free(out);
-        free(half);
-        return;
-    }
     int64_t ct = chunk_tokens_for(H), nchunks = (T + ct - 1) / ct;
     char ranks[32] = "";
     if (R > 1) snprintf(ranks, sizeof ranks, ", %d ranks", R);
@@ -156,27 +218,30 @@ static void build(const char *path, const samples *s, const char *samples_sha, c
     mp_kv_int(pk, "chunk_tokens", ct);
     mp_kv_int(pk, "chunks", nchunks);
 
-    int64_t written = 0, chunk_left = 0, k = 0;
+    int64_t written = 0, chunk_left = 0;
     progress pr;
     progress_start(&pr, "prefix cache", "samples", S);
-    double t0 = now_seconds();
-    for (int64_t j0 = 0; j0 < S; k++) {
-        int64_t j = next_batch(s, m, j0, &b, ids);
-        if (k % R == 0) encode_batch(m, &b, bf16, out, half);
-        else cluster_recv(half, (size_t)b.T * H * 2, (int)(k % R));
-        for (int64_t t = 0; t < b.T;) {      /* stream token rows into the chunks */
+    double t0 = c0.wall;
+    for (int64_t k = 0; k < plan.n; k++) {
+        int64_t bt = plan.tokens[k];
+        if (plan.owner[k] == 0) {
+            fill_batch(s, m, plan.first[k], plan.first[k + 1], &b, ids);
+            encode_batch(m, &b, bf16, out, half);
+        } else {
+            cluster_recv(half, (size_t)bt * H * 2, plan.owner[k]);
+        }
+        for (int64_t t = 0; t < bt;) {      /* stream token rows into the chunks */
             if (chunk_left == 0) {
                 chunk_left = T - written < ct ? T - written : ct;
                 begin_chunk(w, (uint64_t)chunk_left * H * 2);
             }
-            int64_t k = b.T - t < chunk_left ? b.T - t : chunk_left;
-            msgpack_pack_bin_body(artifact_payload(w), half + (size_t)t * H, (size_t)k * H * 2);
-            t += k;
-            written += k;
-            chunk_left -= k;
+            int64_t n = bt - t < chunk_left ? bt - t : chunk_left;
+            msgpack_pack_bin_body(artifact_payload(w), half + (size_t)t * H, (size_t)n * H * 2);
+            t += n;
+            written += n;
+            chunk_left -= n;
         }
-        j0 = j;
-        progress_update(&pr, j0);
+        progress_update(&pr, plan.first[k + 1]);
     }
     progress_end(&pr);
     artifact_commit(w);
@@ -185,6 +250,8 @@ static void build(const char *path, const samples *s, const char *samples_sha, c
              S / (secs > 0 ? secs : 1e-9), (double)T * H * 2 / 1024 / (double)(S ? S : 1));
     catalog_metric("cache_build_seconds", secs);
     catalog_metric("cache_build_samples_per_second", S / (secs > 0 ? secs : 1e-9));
+    cluster_phase_end("prefix cache", c0);
+    plan_free(&plan);
     bert_batch_free(&b);
     free(ids);
     free(out);

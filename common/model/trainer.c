@@ -359,35 +359,74 @@ void trainer_add_input(trainer *t, const char *path) {
     t->extra_input[t->nextra_inputs++] = real;
 }
 
+/* Sums grad[0..n) over the ranks in place, skipping an empty run. */
+static void sum_run(float *grad, size_t n) {
+    if (n) cluster_sum_f32(grad, n);
+}
+
 void trainer_sum_grads(trainer *t, const param_list *replicated) {
     if (cluster_size() == 1) return;
-    size_t total = 0;
+    /* has_grad: a tensor took part in the step if any rank gave it a gradient (a rank with an
+     * empty share gave none; its buffers were zeroed, so they add nothing) */
+    int n = 0;
     for (int i = 0; i < t->nlists; i++)
-        if (t->lists[i] != replicated)
-            for (int k = 0; k < t->lists[i]->n; k++)
-            if (t->lists[i]->p[k].grad) total += (size_t)t->lists[i]->p[k].numel + 1;
-    float *buf = xmalloc(sizeof(float) * (total ? total : 1));
-    size_t off = 0;
+        if (t->lists[i] != replicated) n += t->lists[i]->n;
+    int64_t *flag = xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    int f = 0;
     for (int i = 0; i < t->nlists; i++)
-        for (int k = 0; k < t->lists[i]->n && t->lists[i] != replicated; k++) {
+        for (int k = 0; k < t->lists[i]->n && t->lists[i] != replicated; k++) flag[f++] = t->lists[i]->p[k].has_grad;
+    cluster_sum_i64(flag, (size_t)n);
+    /* the gradient buffers in place, one sum per run of tensors adjacent in memory (a module
+     * keeps its gradients in one block) */
+    f = 0;
+    for (int i = 0; i < t->nlists; i++) {
+        if (t->lists[i] == replicated) continue;
+        float *run = NULL;
+        size_t len = 0;
+        for (int k = 0; k < t->lists[i]->n; k++) {
             param_t *p = &t->lists[i]->p[k];
+            p->has_grad = flag[f++] > 0;
             if (!p->grad) continue;
-            if (p->has_grad) memcpy(buf + off, p->grad, sizeof(float) * (size_t)p->numel);
-            else memset(buf + off, 0, sizeof(float) * (size_t)p->numel);
-            buf[off + (size_t)p->numel] = (float)p->has_grad;
-            off += (size_t)p->numel + 1;
+            if (run && p->grad == run + len) {
+                len += (size_t)p->numel;
+                continue;
+            }
+            sum_run(run, len);
+            run = p->grad;
+            len = (size_t)p->numel;
         }
-    cluster_sum_f32(buf, total);
-    off = 0;
+        sum_run(run, len);
+    }
+    free(flag);
+}
+
+/* 64-bit FNV-1a over the bits of every parameter tensor. */
+static uint64_t params_hash(const trainer *t) {
+    uint64_t h = 0xcbf29ce484222325ULL;
     for (int i = 0; i < t->nlists; i++)
-        for (int k = 0; k < t->lists[i]->n && t->lists[i] != replicated; k++) {
-            param_t *p = &t->lists[i]->p[k];
-            if (!p->grad) continue;
-            memcpy(p->grad, buf + off, sizeof(float) * (size_t)p->numel);
-            p->has_grad = buf[off + (size_t)p->numel] > 0;
-            off += (size_t)p->numel + 1;
+        for (int k = 0; k < t->lists[i]->n; k++) {
+            const param_t *p = &t->lists[i]->p[k];
+            const uint32_t *w = (const uint32_t *)(const void *)p->data;
+            for (int64_t j = 0; j < p->numel; j++) h = (h ^ w[j]) * 0x100000001b3ULL;
         }
-    free(buf);
+    return h;
+}
+
+/* Collective: dies (exit 1) unless every rank holds bit-identical parameters (a 64-bit hash
+ * of them compared across the ranks), so that a checkpoint is never one replica's view of
+ * diverged replicas. One rank: no-op. */
+static void check_replicas(trainer *t) {
+    int R = cluster_size();
+    if (R == 1) return;
+    uint64_t h = params_hash(t);
+    /* every rank's halves equal the sums over the ranks divided by R only when all are equal */
+    int64_t v[2] = {(int64_t)(h >> 32), (int64_t)(h & 0xffffffffu)}, sum[2] = {v[0], v[1]};
+    cluster_sum_i64(sum, 2);
+    int64_t same = sum[0] == v[0] * R && sum[1] == v[1] * R;
+    cluster_sum_i64(&same, 1);
+    if (same != R)
+        die("the %d ranks' model replicas differ after the gradient sums (the MPI library's allreduce gave the "
+            "ranks different bits); run as one process or with another allreduce algorithm", R);
 }
 
 /* One MEP step on samples ids[0..n): forward, loss, backward, AdamW. Returns the loss;
@@ -448,6 +487,7 @@ double trainer_mep_epoch(trainer *t, int epoch) {
     progress pr;
     progress_start(&pr, label, "samples", N);
     double sum = 0, t0 = now_seconds();
+    cluster_clock c0 = cluster_phase_begin();
     int64_t steps = 0;
     t->correct = 0;
     for (int64_t i = 0; i < N; i += t->o.batch, steps++) {
@@ -465,6 +505,7 @@ double trainer_mep_epoch(trainer *t, int epoch) {
     double secs = now_seconds() - t0;
     log_info("epoch %d/%d: loss %.5f, accuracy %.4f, %.1f s, %.0f samples/s", epoch, t->o.epochs, t->loss[epoch],
              t->accuracy[epoch], secs, N / (secs > 0 ? secs : 1e-9));
+    cluster_phase_end(label, c0);
     char key[48];
     snprintf(key, sizeof key, "seconds_epoch_%d", epoch);
     catalog_metric(key, secs);
@@ -511,6 +552,7 @@ static void record_model(trainer *t, const char *dir) {
 }
 
 void trainer_save_epoch(trainer *t, int epoch, const safetensors_entry *extra, int nextra) {
+    check_replicas(t);
     if (cluster_rank() != 0) return; /* the replicas are identical: rank 0 writes */
     char *tmp = xasprintf("%s/epoch-%d.tmp", t->o.out, epoch), *dir = xasprintf("%s/epoch-%d", t->o.out, epoch);
     rm_rf(tmp);

@@ -126,14 +126,16 @@ void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b,
 void trainer_add_input(trainer *t, const char *path);
 static inline const float *trainer_prefix(const trainer *t) { return t->cache ? t->prefix : NULL; }
 /* Data parallelism (common/base/cluster): sums the gradients of every trainable tensor over
- * the ranks, in every rank, so that the replicas take the same AdamW step; `replicated` (or
- * NULL) is a list whose gradient every rank computed whole, left as it is. One rank: no-op. */
+ * the ranks, in every rank and in place (no copy), so that the replicas take the same AdamW
+ * step; `replicated` (or NULL) is a list whose gradient every rank computed whole, left as it
+ * is. One rank: no-op. */
 void trainer_sum_grads(trainer *t, const param_list *replicated);
 /* One MEP epoch (draw, shuffle, batches, progress). Returns the mean loss; also stores
  * it and the training accuracy in t->loss[epoch], t->accuracy[epoch]. */
 double trainer_mep_epoch(trainer *t, int epoch);
 /* Writes OUT/epoch-N (with extra raw tensors, e.g. BatchNorm counters) and moves
- * OUT/final to it; records the epoch's metrics in the catalog. */
+ * OUT/final to it; records the epoch's metrics in the catalog. Collective in an MPI job
+ * (the ranks' parameters are first checked identical; rank 0 writes). */
 void trainer_save_epoch(trainer *t, int epoch, const safetensors_entry *extra, int nextra);
 /* Folder of the checkpoint restored by --resume (NULL when starting fresh). */
 const char *trainer_resumed_dir(const trainer *t);

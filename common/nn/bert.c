@@ -753,6 +753,8 @@ static void layer_backward_top(const bert_config *c, const bert_layer_w *w,
 
 /* ---------------------------------------------------------------- forward/backward API */
 
+double bert_sequence_cost(int len, int hidden) { return len * (1.0 + len / (6.0 * hidden)); }
+
 int bert_prefix_layers(const bert_model *m) {
     return m->frozen < m->cfg.layers - 1 ? m->frozen : m->cfg.layers - 1;
 }

@@ -99,6 +99,10 @@ typedef struct bert_acts bert_acts;     /* opaque: activations of one training b
 bert_acts *bert_acts_new(void);
 void bert_acts_free(bert_acts *a);
 
+/* The work of one sequence of len tokens in a forward pass, in units of one token through a
+ * layer's dense products (24·H² multiply-adds with FFN = 4H; attention adds 4·len·H), for
+ * sharing batches of different lengths out by work rather than by count. */
+double bert_sequence_cost(int len, int hidden);
 /* min(F, layers-1): how many encoder layers the cacheable prefix covers. */
 int bert_prefix_layers(const bert_model *m);
 /* Embeddings + the first nl layers, forward only: out [T, H] (packed like the batch).
