@@ -87,6 +87,23 @@ static void profile_line(const char *phase, const double *v, const double *s, in
     free(line);
 }
 
+void cluster_share(const double *cost, int n, int *lo, int *hi) {
+    int R = cluster_size(), r = cluster_rank();
+    double total = 0, before = 0;
+    for (int i = 0; i < n; i++) total += cost[i];
+    *lo = *hi = n;
+    for (int i = 0; i < n; i++) {
+        int owner = total > 0 ? (int)((before + cost[i] / 2) / total * R) : (int)((int64_t)i * R / n);
+        if (owner > R - 1) owner = R - 1;
+        if (owner >= r && *lo == n) *lo = i;
+        if (owner > r) {
+            *hi = i;
+            break;
+        }
+        before += cost[i];
+    }
+}
+
 int cluster_assign(double *load, double cost) {
     int best = 0;
     for (int r = 1; r < cluster_size(); r++)

@@ -50,6 +50,10 @@ typedef struct cluster_request cluster_request;
 cluster_request *cluster_isend(const void *buf, size_t bytes, int to);
 void cluster_wait(cluster_request *req); /* NULL: returns at once */
 void cluster_barrier(void);
+/* This rank's contiguous share [*lo, *hi) of n items of the given costs (e.g. the samples of
+ * a global batch): item i goes to the rank whose slice of the total cost holds the middle of
+ * the item, so shares differ by at most about one item's cost; a share may be empty. */
+void cluster_share(const double *cost, int n, int *lo, int *hi);
 /* Static work sharing without messages: returns the rank that takes a piece of work of
  * `cost` — the one with the least load so far (the lowest such rank) — and adds cost to its
  * load (load: cluster_size() doubles, zero at first). Every rank that calls it with the same

@@ -200,8 +200,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
     trainer *t = c->t;
     int64_t *s1, *s2, *own;
     int64_t n = pass_pairs(c, &s1, &s2, &own);
-    int B = c->o.batch_pairs, R = cluster_size(), r = cluster_rank();
-    int lo = (int)((int64_t)B * r / R), hi = (int)((int64_t)B * (r + 1) / R); /* this rank's pairs of a step */
+    int B = c->o.batch_pairs, lo, hi;
     int64_t steps = n / B;
     int64_t *perm = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int64_t i = 0; i < n; i++) perm[i] = i;
@@ -219,6 +218,7 @@ double cl_trainer_pass(cl_trainer *c, int epoch, int pass) {
             c->ids1[i] = s1[perm[s * B + i]];
             c->ids2[i] = s2[perm[s * B + i]];
         }
+        trainer_share(t, c->ids1, c->ids2, B, &lo, &hi); /* this rank's pairs of the step */
         trainer_load_batch_to(t, c->ids1 + lo, hi - lo, &c->b[0], &c->prefix[0], &c->prefix_cap[0]);
         trainer_load_batch_to(t, c->ids2 + lo, hi - lo, &c->b[1], &c->prefix[1], &c->prefix_cap[1]);
         for (int i = 0; i < t->nlists; i++) param_list_zero_grad(t->lists[i]);

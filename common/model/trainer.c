@@ -400,6 +400,21 @@ void trainer_sum_grads(trainer *t, const param_list *replicated) {
     free(flag);
 }
 
+void trainer_share(const trainer *t, const int64_t *ids, const int64_t *ids2, int n, int *lo, int *hi) {
+    if (cluster_size() == 1) {
+        *lo = 0;
+        *hi = n;
+        return;
+    }
+    double *cost = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        cost[i] = bert_sequence_cost(samples_length(t->s, ids[i]), t->m.cfg.hidden);
+        if (ids2) cost[i] += bert_sequence_cost(samples_length(t->s, ids2[i]), t->m.cfg.hidden);
+    }
+    cluster_share(cost, n, lo, hi);
+    free(cost);
+}
+
 /* 64-bit FNV-1a over the bits of every parameter tensor. */
 static uint64_t params_hash(const trainer *t) {
     uint64_t h = 0xcbf29ce484222325ULL;
@@ -433,10 +448,12 @@ static void check_replicas(trainer *t) {
  * a non-finite loss exits 3 naming epoch and step. In an MPI job every rank passes the same
  * ids and computes its contiguous share; the returned loss is the whole batch's. */
 static double trainer_mep_step(trainer *t, const int64_t *ids, int n, int epoch, int64_t step) {
-    int V = t->head.V, R = cluster_size(), r = cluster_rank();
-    /* Data parallelism: rank r takes samples [lo, hi) of the global batch; its gradient is
-     * scaled by its share (hi-lo)/n so that the sum over ranks is the global batch mean. */
-    int lo = (int)((int64_t)n * r / R), hi = (int)((int64_t)n * (r + 1) / R), m = hi - lo;
+    int V = t->head.V, lo, hi;
+    /* Data parallelism: rank r takes samples [lo, hi) of the global batch (trainer_share); its
+     * gradient is scaled by its share (hi-lo)/n so that the sum over ranks is the global batch
+     * mean. */
+    trainer_share(t, ids, NULL, n, &lo, &hi);
+    int m = hi - lo;
     for (int i = 0; i < t->nlists; i++) param_list_zero_grad(t->lists[i]);
     double part[2] = {0, 0}; /* loss sum, argmax hits */
     if (m > 0) {

@@ -130,6 +130,10 @@ static inline const float *trainer_prefix(const trainer *t) { return t->cache ? 
  * step; `replicated` (or NULL) is a list whose gradient every rank computed whole, left as it
  * is. One rank: no-op. */
 void trainer_sum_grads(trainer *t, const param_list *replicated);
+/* This rank's contiguous share [*lo, *hi) of a global batch of n samples ids[0..n) (with ids2:
+ * n pairs ids[i], ids2[i]): cluster_share by bert_sequence_cost, so that ranks given samples of
+ * different lengths do the same work. One rank: [0, n). */
+void trainer_share(const trainer *t, const int64_t *ids, const int64_t *ids2, int n, int *lo, int *hi);
 /* One MEP epoch (draw, shuffle, batches, progress). Returns the mean loss; also stores
  * it and the training accuracy in t->loss[epoch], t->accuracy[epoch]. */
 double trainer_mep_epoch(trainer *t, int epoch);
