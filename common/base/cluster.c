@@ -105,8 +105,8 @@ void cluster_share(const double *cost, int n, int *lo, int *hi) {
 }
 
 int cluster_assign(double *load, double cost) {
-    int best = 0;
-    for (int r = 1; r < cluster_size(); r++)
+    int best = cluster_size() - 1;
+    for (int r = best - 1; r >= 0; r--)
         if (load[r] < load[best]) best = r;
     load[best] += cost;
     return best;

@@ -55,7 +55,8 @@ void cluster_barrier(void);
  * the item, so shares differ by at most about one item's cost; a share may be empty. */
 void cluster_share(const double *cost, int n, int *lo, int *hi);
 /* Static work sharing without messages: returns the rank that takes a piece of work of
- * `cost` — the one with the least load so far (the lowest such rank) — and adds cost to its
+ * `cost` — the one with the least load so far (the highest such rank: rank 0, which writes
+ * the outputs, gets the smaller share of an odd count) — and adds cost to its
  * load (load: cluster_size() doubles, zero at first). Every rank that calls it with the same
  * costs in the same order gets the same owners. */
 int cluster_assign(double *load, double cost);
