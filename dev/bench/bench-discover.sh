@@ -5,7 +5,10 @@
 # curated classes are mapped onto the discovered entities by name
 # (discover_map.sh: recall of the ground-truth members); then the full ProbExpan
 # pipeline runs on both datasets with the same seeds and evaluate prints MAP
-# side by side. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+# side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
+# the discovered run is also scored against every discovered entity that WordNet
+# names as a class member (examples/wordnet/wordnet.awk's class lists), also
+# those the curated list lacks. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
 set -euo pipefail
 bin=$1 curated=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,10 +23,21 @@ echo "text: $(wc -l <"$out/text.txt") lines, $(wc -c <"$out/text.txt") bytes"
     "$bin/annotate" --quiet --discover --lines ${DISCOVER_FLAGS:-} --out "$out/discovered" "$out/text.txt"
 echo "candidates (entities of the discovered dataset): $(wc -l <"$out/discovered/entity2id.txt")"
 bash "$here/discover_map.sh" "$curated" "$out/discovered"
+wordnet=${WORDNET_DIR:-/usr/share/wordnet}
+if [ -r "$wordnet/data.noun" ]; then
+    rm -rf "$out/wordnet" && mkdir -p "$out/wordnet/classes" "$out/wordnet/data"
+    awk -v out="$out/wordnet" -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
+    cp "$out/discovered/entity2id.txt" "$out/wordnet/data/"
+    [ ! -f "$out/discovered/aliases.txt" ] || cp "$out/discovered/aliases.txt" "$out/wordnet/data/"
+    echo "with WordNet's class lists:"
+    bash "$here/discover_map.sh" "$curated" "$out/wordnet/data" "$out/wordnet/classes" | grep -v recall
+fi
 for v in discovered curated; do
     data=$out/discovered
     [ $v = curated ] && data=$curated
     make -s -C "$root" -f pipelines/probexpan.mk BIN="$bin" DATA="$data" RUN="$out/run-$v" full >"$out/run-$v.log" 2>&1
 done
 "$bin/evaluate" --quiet --gt "$out/discovered" discovered="$out/run-discovered/full/ranked.mp"
+[ ! -d "$out/wordnet/data" ] ||
+    "$bin/evaluate" --quiet --gt "$out/wordnet/data" discovered-wordnet-gt="$out/run-discovered/full/ranked.mp"
 "$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"

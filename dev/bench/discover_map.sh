@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# discover_map.sh CURATED DISCOVERED: gives the discovered dataset (annotate
+# discover_map.sh CURATED DISCOVERED [CLASSES]: gives the discovered dataset (annotate
 # --discover) the curated dataset's classes, by name: a ground-truth member is
 # found when one of its names (its name in entity2id.txt, or an alias in the
 # curated aliases.txt: the curated mentions count those too) is the name or an
@@ -8,10 +8,15 @@
 # the same seed sets written as the discovered entities' names (a seed that was
 # not discovered is left out, two seeds found as one entity are written once; a
 # query left without seeds is dropped). CURATED is a dataset folder or archive.
+# CLASSES (optional): a folder of <class>.txt member-name lists (one name a line,
+# e.g. all of WordNet's instances of the class, as examples/wordnet/wordnet.awk
+# writes them): a discovered entity with one of those names or aliases is a
+# member too, also when the curated list has no entity of that name (it was
+# dropped below --min-mentions there, or is written otherwise).
 # Prints per class: members found / all, queries kept / all; and the recall of
 # all members over the classes.
 set -euo pipefail
-curated=$1 disc=$2
+curated=$1 disc=$2 classes=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -d "$curated" ]; then src=$curated; else tar xzf "$curated" -C "$tmp" && src=$(dirname "$(find "$tmp" -name entity2id.txt | head -n1)"); fi
@@ -35,7 +40,11 @@ found_all=0 total_all=0
 for g in "$src"/gt/*.txt; do
     cls=$(basename "$g" .txt)
     awk -F'\t' 'NR == FNR { if (!(($1, $2) in seen)) { seen[$1, $2] = 1; as[$1] = as[$1] $2 "\t" $3 "\n" }; next }
-        $3 >= 1 { printf "%s", as[$2] }' "$tmp/found" "$g" | awk '!seen[$0]++ { print $0 "\t1" }' >"$disc/gt/$cls.txt"
+        $3 >= 1 { printf "%s", as[$2] }' "$tmp/found" "$g" >"$tmp/gt"
+    if [ -n "$classes" ]; then # the discovered entities named in the class list
+        awk -F'\t' 'NR == FNR { m[$0] = 1; next } ($1 in m) { print $2 "\t" $3 }' "$classes/$cls.txt" "$tmp/disc_names" >>"$tmp/gt"
+    fi
+    awk -F'\t' '!seen[$1]++ { print $0 "\t1" }' "$tmp/gt" >"$disc/gt/$cls.txt"
     found=$(awk -F'\t' 'NR == FNR { f[$1] = 1; next } $3 >= 1 && ($2 in f)' "$tmp/found" "$g" | wc -l)
     total=$(awk -F'\t' '$3 >= 1' "$g" | wc -l)
     found_all=$((found_all + found)) total_all=$((total_all + total))
@@ -45,7 +54,7 @@ for g in "$src"/gt/*.txt; do
             for (k = 1; k <= n; k++) if ((ids[k] in name) && (name[ids[k]] in as) && !(as[name[ids[k]]] in used)) {
                 used[as[name[ids[k]]]] = 1; line = line (line == "" ? "" : "\t") as[name[ids[k]]] } }
           if (line != "") print line }' "$src/entity2id.txt" "$tmp/found" "$src/query/$cls.txt" >"$disc/query/$cls.txt"
-    printf '%-20s members %4d / %4d   queries %d / %d\n' "$cls" "$found" "$total" \
-        "$(wc -l <"$disc/query/$cls.txt")" "$(grep -vc '^EXIT' "$src/query/$cls.txt")"
+    printf '%-20s members %4d / %4d   queries %d / %d   gt entities %d\n' "$cls" "$found" "$total" \
+        "$(wc -l <"$disc/query/$cls.txt")" "$(grep -vc '^EXIT' "$src/query/$cls.txt")" "$(wc -l <"$disc/gt/$cls.txt")"
 done
 awk -v f="$found_all" -v t="$total_all" 'BEGIN { printf "recall of the ground-truth members: %d / %d = %.3f\n", f, t, f / t }'
