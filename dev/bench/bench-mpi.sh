@@ -94,17 +94,17 @@ S=$(sed -n 's/.*entities, \([0-9,]*\) samples.*/\1/p' build.err)
 M=$(grep -o '[0-9,]* samples, [0-9.]* entities/s' infer-1t.log | sed 's/ samples.*//')
 
 echo
-printf '%-44s %8s %17s %17s %10s\n' "task (wall s of the phase)" "1 proc" "1 proc x 2 thr" "2 ranks x 1 thr" "idle est."
+printf '%-48s %8s %17s %17s %10s\n' "task (wall s of the phase)" "1 proc" "1 proc x 2 thr" "2 ranks x 1 thr" "idle est."
 line() { # line KEY LABEL
     local k=$1
-    printf '%-44s %8.1f %9.1f (%4.2fx) %9.1f (%4.2fx) %9.2fx\n' "$2" "${PH[$k-1t]}" "${PH[$k-2t]}" \
+    printf '%-48s %8.1f %9.1f (%4.2fx) %9.1f (%4.2fx) %9.2fx\n' "$2" "${PH[$k-1t]}" "${PH[$k-2t]}" \
         "$(ratio "${PH[$k-1t]}" "${PH[$k-2t]}")" "${PH[$k-2r]}" "$(ratio "${PH[$k-1t]}" "${PH[$k-2r]}")" \
         "$(ratio "${PH[$k-busy]}" "${PH[$k-critical]}")"
 }
 line cache "prefix cache, F = 3 ($S samples)"
 line train "training epoch, F = 0 ($N samples, batch 32)"
 line infer "inference ($M samples)"
-printf '%-44s %8.1f %17.1f %17.1f\n' "start-up + exit, mean over the 3 tasks" \
+printf '%-48s %8.1f %17.1f %17.1f\n' "start-up + exit, mean over the 3 tasks" \
     "$(echo "(${STARTUP[cache-1t]} + ${STARTUP[train-1t]} + ${STARTUP[infer-1t]}) / 3" | bc -l)" \
     "$(echo "(${STARTUP[cache-2t]} + ${STARTUP[train-2t]} + ${STARTUP[infer-2t]}) / 3" | bc -l)" \
     "$(echo "(${STARTUP[cache-2r]} + ${STARTUP[train-2r]} + ${STARTUP[infer-2r]}) / 3" | bc -l)"
