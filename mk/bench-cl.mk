@@ -6,6 +6,7 @@ BENCH_CL_DATA ?= $(CURDIR)/../shared/data/mini-ese.tar.gz
 BENCH_CL_CAP ?= 2
 BENCH_CL_THREADS ?= 2
 BENCH_CL_DIR ?= /tmp/probexpan-bench-cl
+## train-cl's contrastive rate in BERT-base shapes (dev/bench/bench-cl.sh)
 bench-cl: $(PROGRAMS) $(BUILD)/tests/test_dists
 	rm -rf $(BENCH_CL_DIR)
 	bash dev/bench/bench-cl.sh $(CURDIR)/$(BIN) $(CURDIR)/$(BUILD)/tests $(BENCH_CL_DIR) $(BENCH_CL_DATA) $(BENCH_CL_CAP) $(BENCH_CL_THREADS)

@@ -5,5 +5,6 @@ BENCH_ENCODER_ARGS ?= --seconds 10 --threads 2
 $(BUILD)/bench/bench_encoder: dev/bench/bench_encoder.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+## throughput of the encoder core, small and BERT-base shapes
 bench-encoder: $(BUILD)/bench/bench_encoder
 	$(BUILD)/bench/bench_encoder $(BENCH_ENCODER_ARGS)

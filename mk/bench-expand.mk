@@ -8,5 +8,6 @@ BENCH_EXPAND_SIZES ?= 1800 30000
 $(BUILD)/bench/gen_dists: dev/bench/gen_dists.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+## 100 expansions of one query on synthetic dists (V_e = 1,800 and 30,000)
 bench-expand: $(BUILD)/bench/gen_dists $(BIN)/expand
 	bash dev/bench/bench-expand.sh $(CURDIR)/$(BUILD)/bench/gen_dists $(CURDIR)/$(BIN) $(BENCH_EXPAND_DIR) $(BENCH_EXPAND_SIZES)

@@ -19,13 +19,13 @@ bench-scale: $(BUILD)/bench/scale_corpus all
 	bash dev/bench/bench-scale.sh $(CURDIR)/$(BUILD)/bench/scale_corpus $(CURDIR)/$(BIN) $(BENCH_SCALE_DATA) $(COPIES) $(BENCH_SCALE_DIR)
 
 # make bench-dists-forms DISTS_RUN=DIR: how a `dists` artifact may be stored — for
-# DIR/dists-mlm-1.mp (a pattern model's or an encoder's) expand + rerank + evaluate on the
+# DIR/phase1/dists-1.mp (a pattern model's or an encoder's) expand + rerank + evaluate on the
 # one-matrix form (the log derived on read), on top-k rows plus the remaining mass for each
 # k of DISTS_TOPK and, with OLD_BIN=a build of git 1a64ebe, on the former two-matrix form;
 # prints MAP, the overlap of the top 50 with the first form's and the size, for the default
 # candidate order and logz (DISTS_RERANK_FLAGS: --official as the pattern pipeline; empty for
 # an encoder).
-DISTS_RUN ?= $(error set DISTS_RUN to a run folder holding dists-mlm-1.mp)
+DISTS_RUN ?= $(error set DISTS_RUN to a run folder holding phase1/dists-1.mp)
 DISTS_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 DISTS_TOPK ?= 32 128 512
 DISTS_RERANK_FLAGS ?= --official
@@ -34,6 +34,6 @@ $(BUILD)/bench/reduce_dists: dev/bench/reduce_dists.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 bench-dists-forms: $(BUILD)/bench/reduce_dists all
-	RERANK_FLAGS="$(DISTS_RERANK_FLAGS)" OLD_BIN="$(OLD_BIN)" bash dev/bench/bench-dists-forms.sh $(CURDIR)/$(BUILD)/bench/reduce_dists $(CURDIR)/$(BIN) $(DISTS_DATA) $(DISTS_RUN)/dists-mlm-1.mp $(DISTS_TOPK)
+	RERANK_FLAGS="$(DISTS_RERANK_FLAGS)" OLD_BIN="$(OLD_BIN)" bash dev/bench/bench-dists-forms.sh $(CURDIR)/$(BUILD)/bench/reduce_dists $(CURDIR)/$(BIN) $(DISTS_DATA) $(DISTS_RUN)/phase1/dists-1.mp $(DISTS_TOPK)
 # built with everything: tests/stage/scale-corpus.sh runs it
 all: $(BUILD)/bench/scale_corpus

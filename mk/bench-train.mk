@@ -8,6 +8,7 @@ BENCH_TRAIN_DIR ?= /tmp/probexpan-bench-train
 BENCH_TRAIN_THREADS ?= 1
 BENCH_TRAIN_SPE ?= 16
 BENCH_TRAIN_BASE_SENTENCES ?= 1000
+## train-mlm and infer throughput, small config and BERT-base shapes
 bench-train: $(BIN)/tokenize $(BIN)/build-samples $(BIN)/train-mlm $(BIN)/infer $(BIN)/inspect
 	rm -rf $(BENCH_TRAIN_DIR)
 	bash dev/bench/bench-train.sh $(CURDIR)/$(BIN) $(BENCH_TRAIN_DIR) $(BENCH_TRAIN_DATA) $(BENCH_TRAIN_THREADS) $(BENCH_TRAIN_BASE_SENTENCES) $(BENCH_TRAIN_SPE)

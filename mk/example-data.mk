@@ -11,6 +11,7 @@ EXAMPLE_MIN_MENTIONS ?= 3
 EXAMPLE_QUERIES      ?= 5
 EXAMPLE_SEED         ?= 20220711
 .PHONY: example-data
+## build the WordNet example dataset from Debian's wordnet-base
 example-data: $(EXAMPLE_DATA)/sentences.json
 $(EXAMPLE_DATA)/sentences.json: $(BIN)/annotate examples/wordnet/build.sh examples/wordnet/wordnet.awk
 	@mkdir -p $(EXAMPLE_DIR)

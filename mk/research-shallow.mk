@@ -4,6 +4,7 @@
 #   make research-shallow && $(BUILD)/research/test_context_encoder
 RESEARCH_SHALLOW_PROGS := $(BUILD)/research/shallow_ese $(BUILD)/research/test_context_encoder
 .PHONY: research-shallow
+## the research driver shallow_ese and its context-encoder test (dev/research)
 research-shallow: $(RESEARCH_SHALLOW_PROGS)
 $(BUILD)/research/%: dev/research/%.c dev/research/context_encoder.c dev/research/context_encoder.h $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,33 +1,48 @@
-# probexpan.mk — the ProbExpan pipeline as make targets (docs/design.md §1, §3; issue 7).
+# probexpan.mk — the ProbExpan method as make targets (docs/design.md §1, §5).
 #
 #   make -f pipelines/probexpan.mk DATA=path/to/dataset.tar.gz RUN=runs/x [K=3 TOPK=2 ...] full
+#   make -f pipelines/probexpan.mk DATA=x help      # the targets and variables
 #
-# Every artifact is a file in $(RUN); every recipe is one stage; `make -j2` trains the K
-# models of a phase in parallel and re-running after changing a variable redoes only what
-# depends on it (each artifact also depends on $(RUN)/params-<group>.txt, rewritten only
-# when that group's variables change). All runs are recorded in $(RUN)/catalog.sqlite.
+# Every artifact is a file in $(RUN), named by the phase that makes it; every recipe is one
+# stage. `make -j2` builds the K models of a phase in parallel, and re-running after changing a
+# variable redoes only what depends on it: each artifact also depends on $(RUN)/params-<group>.txt,
+# rewritten only when that group's variables change. All runs are recorded in
+# $(RUN)/catalog.sqlite.
 #
-# Phases: 1 K train-mlm models -> 2 infer, score-models (top TOPK), expand (seeds+200),
-# rerank -> 3 pairs from phase 2's ranking, K train-cl models -> 4 infer, score-models,
-# expand (seeds+100), rerank, evaluate.
-# Variants (paper Table 4): noclen (one model, no CL), noen (one model + CL), nocl (K models
-# + selection, no CL), full. `ablation` runs all four and prints one MAP table.
-# Entity model: MODEL=dir is a pretrained BERT (the paper). Without MODEL, ENCODER chooses:
-# patterns (default; issue 9): no encoder, the K models are estimated from the context-feature
-# counts of the corpus index in seconds (pattern-model: each model a small patmodel artifact,
-# its feature subset), and phase 3 refines their feature weights on the contrastive pairs'
-# classes (pattern-model --pairs; CL_FLAGS go there) instead of training an encoder; the stages
-# compute the rows they need from the index (--index RUN/index.mp --model FILE), so no E x E
-# file is written (PATTERN_PATH=dense: pattern-dists writes each model's dense dists instead,
-# the same rankings); transformer: a small BERT trained from scratch with the paper's recipe
-# (ENCODER_* below). Both run all four variants; `default` is full.
-# Any stage can be swapped: TOKENIZE=... BUILD_SAMPLES=... TRAIN_MLM=... TRAIN_CL=... INFER=...
-# SCORE_MODELS=... EXPAND=... RERANK=... EVALUATE=...
+#   text     corpus.mp (tokenize), samples.mp (build-samples); index.mp (index: the corpus
+#            index `probexpan query` and `serve` answer any seed set from)
+#   phase 1  K entity models -> phase1/dists-k.mp (the pattern model's index path:
+#            phase1/model-k.mp); selection + ensemble -> phase1/ensemble.mp
+#   phase 2  expansion of the ensemble (seeds + SIZE_PHASE2), re-ranked -> phase2/ranked.mp
+#   phase 3  contrastive pairs from phase 2's ranking -> phase3/pairs.mp; K refined models ->
+#            phase3/dists-k.mp; selection + ensemble -> phase3/ensemble.mp
+#   phase 4  expansion (seeds + SIZE_FINAL), re-ranked, evaluated -> full/report.mp
+#
+# PROTOCOL=transductive (the default, the paper's) runs the phases above over every query of the
+# dataset at once; PROTOCOL=inductive (the pattern model only) expands, refines and ranks each
+# query on its own from the corpus index (query --queries): no dists, no pairs files.
+#
+# Variants (paper Table 4), each a folder with expansions.mp, ranked.mp, report.mp: noclen (model
+# 1, no contrastive phase), noen (model 1 refined on pairs from its own ranking: phase2-single/,
+# phase3-single/), nocl (the phase-1 ensemble), full. `ablation` evaluates all four in one table.
+#
+# The entity model is one included file: model-bert.mk (MODEL=dir, a pretrained BERT: the
+# paper), model-transformer.mk (ENCODER=transformer: a small BERT trained from scratch with the
+# paper's recipe) or model-patterns.mk (ENCODER=patterns, the default: the pattern model, no
+# encoder). Each defines how the text is tokenized and how phase 1 and phase 3 make
+# phase1/$(ROWS)-%.mp, phase3/$(ROWS)-%.mp and phase3-single/$(ROWS).mp (ROWS: dists, or model
+# for the pattern model's patmodels over the index).
 
 PIPELINE_MK := $(lastword $(MAKEFILE_LIST))
+PIPELINES := $(dir $(PIPELINE_MK))
+
+## a dataset folder or archive
 DATA   ?= $(error set DATA to a dataset folder or archive)
+## the run folder: every artifact and the catalog
 RUN    ?= runs/$(basename $(basename $(notdir $(DATA))))
+## where the stage programs are
 BIN    ?= bin
+## a pretrained BERT folder (config.json, vocab.txt, model.safetensors); sets ENCODER=bert
 MODEL  ?=
 # Paths are one word of plain characters: make splits words on whitespace and gives
 # meaning to # $ % : , = ( ), the shell to quotes, globs and the rest. Anything else
@@ -40,6 +55,7 @@ $(call check_path,RUN)
 $(call check_path,DATA)
 $(call check_path,BIN)
 $(if $(strip $(MODEL)),$(call check_path,MODEL))
+## the entity model without MODEL: patterns or transformer
 ENCODER ?= patterns
 ifneq ($(strip $(MODEL)),)
 override ENCODER := bert
@@ -47,68 +63,42 @@ endif
 ifeq ($(filter $(ENCODER),patterns transformer bert),)
 $(error ENCODER must be patterns or transformer (or set MODEL for a pretrained BERT), not '$(ENCODER)')
 endif
+## transductive (every query at once, the paper's) or inductive (each query on its own, from the index)
 PROTOCOL ?= transductive
 ifeq ($(filter $(PROTOCOL),transductive inductive),)
 $(error PROTOCOL must be transductive or inductive, not '$(PROTOCOL)')
 endif
-ifeq ($(PROTOCOL)-$(ENCODER),inductive-transformer)
+ifneq ($(PROTOCOL)-$(ENCODER),inductive-patterns)
+ifeq ($(PROTOCOL),inductive)
 $(error PROTOCOL=inductive needs the pattern model (the encoders refine by training: use the transductive pipeline))
 endif
-ifeq ($(PROTOCOL)-$(ENCODER),inductive-bert)
-$(error PROTOCOL=inductive needs the pattern model (the encoders refine by training: use the transductive pipeline))
 endif
-# Pattern models (ENCODER=patterns): model 1 uses every feature, model k > 1 a seeded
-# PATTERN_FRACTION subset. PATTERN_PATH: index (rows computed from the corpus index; its
-# settings are INDEX_FLAGS) or dense (pattern-dists writes E x E dists files; PATTERN_FLAGS go
-# there, e.g. --estimator prediction).
-PATTERN_FRACTION ?= 0.8
-PATTERN_PATH     ?= index
-PATTERN_FLAGS    ?=
-ifeq ($(filter $(PATTERN_PATH),index dense),)
-$(error PATTERN_PATH must be index or dense, not '$(PATTERN_PATH)')
-endif
-ifeq ($(PATTERN_PATH)-$(if $(strip $(PATTERN_FLAGS)),flags),index-flags)
-$(error PATTERN_FLAGS go to pattern-dists: set PATTERN_PATH=dense with them (the index path takes its model settings from INDEX_FLAGS))
-endif
-# The corpus index (`index` target; `probexpan query --run $(RUN)` reads it): INDEX_FLAGS go to
-# the index stage (e.g. --bag 4).
-INDEX_FLAGS      ?=
-# PROTOCOL (ENCODER=patterns): transductive (the paper's: the pairs of every query of the dataset
-# refine one model per seed, the stage programs) or inductive (each query expanded, refined
-# and ranked on its own from the index by `query --queries`; QUERY_FLAGS go there).
-QUERY_FLAGS      ?=
-# From-scratch encoder (used when MODEL is empty): written to $(RUN)/config.json.
-ENCODER_LAYERS ?= 4
-ENCODER_HIDDEN ?= 256
-ENCODER_HEADS  ?= 4
-ENCODER_FFN    ?= 1024
-ENCODER_MAXPOS ?= 512
-VOCAB_SIZE     ?= 8000
-# Training (empty = the stage's default, which depends on MODEL vs config: see README).
+## size of the WordPiece vocabulary learned from the corpus when MODEL is not set
+VOCAB_SIZE ?= 8000
+## entity models per phase (the paper's K)
 K       ?= 3
+## models kept by score-models' selection
 TOPK    ?= 2
-EPOCHS  ?= 5
-SPE     ?= 256
-BATCH   ?= 128
-LR      ?=
-F       ?=
-ETA     ?= 0.075
+## base seed; model k uses SEED*1000+k
 SEED    ?= 1
-TRAIN_FLAGS ?=
-# Contrastive phase.
-CL_EPOCHS ?= $(EPOCHS)
-PRESET    ?= wiki
-CL_FLAGS  ?=
-PAIRS_FLAGS ?=
-# Expansion.
-SIZE_PHASE2 ?= 200
-SIZE_FINAL  ?= 100
-EXPAND_FLAGS ?=
-# The pattern models' distributions lose with the paper's geometric re-ranking and not with
-# the official code's (README "Without a pretrained BERT"), so ENCODER=patterns defaults to the latter.
-RERANK_FLAGS ?= $(if $(filter patterns,$(ENCODER)),--official)
+## worker threads of every stage (0 = all cores)
 THREADS ?= 0
+## more options for the contrastive phase's stage (train-cl, or pattern-dists --pairs)
+CL_FLAGS  ?=
+## more options for build-samples --contrastive (e.g. --pairs-per-set=8)
+PAIRS_FLAGS ?=
+## entities added to the seeds by phase 2's expansion
+SIZE_PHASE2 ?= 200
+## entities added to the seeds by the final expansion
+SIZE_FINAL  ?= 100
+## more options for expand
+EXPAND_FLAGS ?=
+## more options for the index stage (e.g. --bag 4)
+INDEX_FLAGS ?=
+## more options for query --queries (PROTOCOL=inductive)
+QUERY_FLAGS ?=
 
+## the programs of the stages; point one at another binary to swap the stage
 TOKENIZE      ?= $(BIN)/tokenize
 PATTERN_DISTS ?= $(BIN)/pattern-dists
 PATTERN_MODEL ?= $(BIN)/pattern-model
@@ -130,8 +120,14 @@ QUERY         ?= $(BIN)/query
 # make is re-run under an exclusive flock(1) of the RUN folder: a second pipeline started on
 # the same RUN (another terminal, another `make -j`) says so and waits until the first ends,
 # then finds up to date what the first built. Without the lock both would write the same
-# artifacts and stamps at once. PROBEXPAN_RUN_LOCK names the folder the inner make holds.
+# artifacts and stamps at once. PROBEXPAN_RUN_LOCK names the folder the inner make holds;
+# `help` alone needs no lock.
 ifneq ($(PROBEXPAN_RUN_LOCK),$(abspath $(RUN)))
+ifneq ($(filter-out help,$(or $(MAKECMDGOALS),default)),)
+RUN_UNLOCKED := 1
+endif
+endif
+ifdef RUN_UNLOCKED
 LOCKED_GOALS := $(or $(MAKECMDGOALS),default)
 .PHONY: $(LOCKED_GOALS) run-lock
 $(LOCKED_GOALS): run-lock
@@ -149,8 +145,10 @@ export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
 SEEDS   := $(shell seq 1 $(K))
 COMMON  := --threads $(THREADS)
 opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
+# model_seed(k): the seed of model k, as a shell expression
+model_seed = $$(( $(SEED) * 1000 + $(1) ))
 
-.PHONY: default full noclen noen nocl ablation index phase1 phase2 phase3 phase4 show clean-run FORCE
+.PHONY: default full noclen noen nocl ablation index phase1 phase2 phase3 phase4 show clean-run help FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -167,94 +165,49 @@ $(RUN)/params-$(1).txt: FORCE | $(RUN_MARKER)
 	@new=$$@.new.$$$$$$$$; printf '%s\n' $(2) > $$$$new && if cmp -s $$$$new $$@; then rm -f $$$$new; else mv -f $$$$new $$@; fi
 endef
 FORCE:
+
+# ---- the entity model: VOCAB_ARGS, MAX_WORDPIECES, MODEL_DEPS, PHASE1_MODELS, PHASE3_MODELS
+# and the rules for phase1/$(ROWS)-%.mp, phase3/$(ROWS)-%.mp, phase3-single/$(ROWS).mp. ROWS is
+# what a model is stored as (dists; the pattern model's index path: model, a patmodel over the
+# index), rows_args(file) how expand and rerank read it, SELECT_ARGS what score-models adds ----
+ROWS        = dists
+rows_args   = --dists $(1)
+SELECT_ARGS =
+include $(PIPELINES)model-$(ENCODER).mk
+
+## more options for rerank (the pattern model defaults to --official)
+RERANK_FLAGS ?=
+
 $(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
-$(eval $(call stamp,encoder,"MODEL=$(MODEL)" "L=$(ENCODER_LAYERS)" "H=$(ENCODER_HIDDEN)" "A=$(ENCODER_HEADS)" "FFN=$(ENCODER_FFN)" "P=$(ENCODER_MAXPOS)" "V=$(VOCAB_SIZE)"))
-$(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
-$(eval $(call stamp,cl,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)" "FLAGS=$(CL_FLAGS)" "PAIRS=$(PAIRS_FLAGS)"))
-$(eval $(call stamp,patterns,"FRACTION=$(PATTERN_FRACTION)" "FLAGS=$(PATTERN_FLAGS)"))
-$(eval $(call stamp,index,"FLAGS=$(INDEX_FLAGS)"))
-$(eval $(call stamp,query,"FLAGS=$(QUERY_FLAGS)"))
+$(eval $(call stamp,samples,"MAX_WORDPIECES=$(MAX_WORDPIECES)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
+$(eval $(call stamp,pairs,"FLAGS=$(PAIRS_FLAGS)"))
+$(eval $(call stamp,index,"FLAGS=$(INDEX_FLAGS)"))
+$(eval $(call stamp,cl,"FLAGS=$(CL_FLAGS)"))
+$(eval $(call stamp,query,"FLAGS=$(QUERY_FLAGS)"))
 $(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 $(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 
-# ---- text: corpus (+ learned vocabulary) and samples ----
-ifeq ($(strip $(MODEL)),)
-ENCODER_SRC = --config $(RUN)/config.json
-VOCAB_ARGS  = --learn-vocab $(VOCAB_SIZE) --vocab-out $(RUN)/vocab.txt
-ENCODER_DEP = $(RUN)/config.json
-MAX_WORDPIECES = $(ENCODER_MAXPOS)
-else
-ENCODER_SRC = --model $(MODEL)
-VOCAB_ARGS  = --vocab $(MODEL)/vocab.txt
-ENCODER_DEP =
-MAX_WORDPIECES = 512
-endif
-
+# ---- text: the corpus and one masked sample per (entity, sentence) ----
 $(RUN)/corpus.mp: $(RUN)/params-text.txt
 	$(TOKENIZE) $(COMMON) $(DATA) $(VOCAB_ARGS) --out $@
-$(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-encoder.txt
+$(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-samples.txt
 	$(BUILD_SAMPLES) $(COMMON) --corpus $< --max-wordpieces $(MAX_WORDPIECES) --out $@
-$(RUN)/config.json: $(RUN)/params-encoder.txt $(RUN)/corpus.mp
-	printf '{"model_type":"bert","architectures":["BertModel"],"hidden_act":"gelu","vocab_size":%d,"hidden_size":%d,"num_hidden_layers":%d,"num_attention_heads":%d,"intermediate_size":%d,"max_position_embeddings":%d,"type_vocab_size":2,"layer_norm_eps":1e-12,"initializer_range":0.02,"pad_token_id":0}\n' \
-	  $$(wc -l < $(RUN)/vocab.txt) $(ENCODER_HIDDEN) $(ENCODER_LAYERS) $(ENCODER_HEADS) $(ENCODER_FFN) $(ENCODER_MAXPOS) > $@.new.$$$$ && mv -f $@.new.$$$$ $@
 
 # ---- the corpus index (pattern model): what `query` and `serve` answer any seed set from ----
 $(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
 	$(INDEX) $(COMMON) --samples $< $(INDEX_FLAGS) --out $@
-index: $(RUN)/index.mp
 
-TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
-  --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
+# ---- phases 1 and 3: selection + ensemble of the K models' distributions ----
+# select_rules(phase)
+define select_rules
+$(RUN)/$(1)/ensemble.mp: $(foreach k,$(SEEDS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt
+	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $$@ --out $(RUN)/$(1)/scores.mp $$(filter %.mp,$$^)
+endef
+$(eval $(call select_rules,phase1))
+$(eval $(call select_rules,phase3))
 
-# ROWS: what a model is stored as (dists, or model = a patmodel over the index); rows_args(file):
-# how score-models' inputs and expand/rerank read it
-ROWS = dists
-rows_args = --dists $(1)
-SELECT_ARGS =
-ifeq ($(ENCODER),patterns)
-pattern_subset = $(if $(filter 1,$(1)),,--feature-fraction $(PATTERN_FRACTION) --seed $$(( $(SEED) * 1000 + $(1) )))
-ifeq ($(PATTERN_PATH),index)
-# ---- phases 1 and 3 without an encoder, from the corpus index: K pattern models, each a small
-# patmodel (its feature subset; in phase 3 also its feature weights refined on the pairs'
-# classes, pattern-model --pairs); the stages compute rows on demand: no E x E file ----
-ROWS = model
-rows_args = --index $(RUN)/index.mp --model $(1)
-SELECT_ARGS = --index $(RUN)/index.mp
-$(RUN)/model-mlm-%.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt
-	$(PATTERN_MODEL) $(COMMON) --index $< $(call pattern_subset,$*) --out $@
-$(RUN)/model-cl-%.mp: $(RUN)/pairs.mp $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
-	$(PATTERN_MODEL) $(COMMON) --index $(RUN)/index.mp --pairs $< $(call pattern_subset,$*) $(CL_FLAGS) --out $@
-$(RUN)/model-noen-cl.mp: $(RUN)/pairs-single.mp $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
-	$(PATTERN_MODEL) $(COMMON) --index $(RUN)/index.mp --pairs $< $(CL_FLAGS) --out $@
-else
-# ---- phases 1 and 3 without an encoder, dense: K pattern models, straight to their
-# distributions; phase 3 refines each one's feature weights on the pairs' classes
-# (pattern-dists --pairs) ----
-$(RUN)/dists-mlm-%.mp: $(RUN)/samples.mp $(RUN)/params-patterns.txt
-	$(PATTERN_DISTS) $(COMMON) --samples $< $(call pattern_subset,$*) $(PATTERN_FLAGS) --out $@
-$(RUN)/dists-cl-%.mp: $(RUN)/pairs.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
-	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(call pattern_subset,$*) $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
-$(RUN)/dists-noen-cl.mp: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
-	$(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp --pairs $< $(PATTERN_FLAGS) $(CL_FLAGS) --out $@
-endif
-else
-# ---- phase 1: K masked-entity models ----
-$(RUN)/mlm-%/final/model.safetensors: $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt
-	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/mlm-$*
-endif
-
-# ---- inference: one dists per model ----
-$(RUN)/dists-%.mp: $(RUN)/%/final/model.safetensors $(RUN)/samples.mp
-	$(INFER) $(COMMON) --model $(RUN)/$*/final --samples $(RUN)/samples.mp --out $@
-
-# ---- selection + ensemble (of patmodels: a patmodel of the kept members) ----
-$(RUN)/ensemble-mlm.mp: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-mlm-$(k).mp) $(RUN)/params-select.txt
-	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-mlm.mp $(filter %.mp,$^)
-$(RUN)/ensemble-cl.mp: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-cl-$(k).mp) $(RUN)/params-select.txt
-	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $@ --out $(RUN)/scores-cl.mp $(filter %.mp,$^)
-
-# ---- expansion + re-ranking: $(RUN)/<name>/expansions.mp from a model's rows ----
+# ---- phases 2 and 4: expansion + re-ranking: $(RUN)/<name>/expansions.mp from a model's rows ----
 # expand_rules(name, dists or patmodel, size, stamp group)
 define expand_rules
 $(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt
@@ -265,10 +218,10 @@ $(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
 $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
-# phase 2 (before contrastive training): seeds + 200
-$(eval $(call expand_rules,phase2,$(RUN)/ensemble-mlm.mp,$(SIZE_PHASE2),phase2))
-$(eval $(call expand_rules,phase2-single,$(RUN)/$(ROWS)-mlm-1.mp,$(SIZE_PHASE2),phase2))
-# final rankings of the four variants: seeds + 100
+# phase 2: seeds + SIZE_PHASE2, from the ensemble (and, for noen, from model 1 alone)
+$(eval $(call expand_rules,phase2,$(RUN)/phase1/ensemble.mp,$(SIZE_PHASE2),phase2))
+$(eval $(call expand_rules,phase2-single,$(RUN)/phase1/$(ROWS)-1.mp,$(SIZE_PHASE2),phase2))
+# phase 4: the final rankings of the four variants, seeds + SIZE_FINAL
 ifeq ($(PROTOCOL),inductive)
 # each query expanded and refined on its own, from the index (query --queries): no dists
 define query_rules
@@ -281,48 +234,57 @@ $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 endef
 $(foreach v,noclen nocl noen full,$(eval $(call query_rules,$(v))))
 else
-$(eval $(call expand_rules,noclen,$(RUN)/$(ROWS)-mlm-1.mp,$(SIZE_FINAL),final))
-$(eval $(call expand_rules,nocl,$(RUN)/ensemble-mlm.mp,$(SIZE_FINAL),final))
-$(eval $(call expand_rules,noen,$(RUN)/$(ROWS)-noen-cl.mp,$(SIZE_FINAL),final))
-$(eval $(call expand_rules,full,$(RUN)/ensemble-cl.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,noclen,$(RUN)/phase1/$(ROWS)-1.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,nocl,$(RUN)/phase1/ensemble.mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,noen,$(RUN)/phase3-single/$(ROWS).mp,$(SIZE_FINAL),final))
+$(eval $(call expand_rules,full,$(RUN)/phase3/ensemble.mp,$(SIZE_FINAL),final))
 endif
 
-# ---- phase 3: pairs from a phase-2 ranking, contrastive models ----
-$(RUN)/pairs.mp: $(RUN)/phase2/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
-	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $@
-$(RUN)/pairs-single.mp: $(RUN)/phase2-single/ranked.mp $(RUN)/samples.mp $(RUN)/params-cl.txt
-	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $@
-CL_ARGS = $(TRAIN_ARGS) --epochs $(CL_EPOCHS) --preset $(PRESET) $(CL_FLAGS)
-$(RUN)/cl-%/final/model.safetensors: $(RUN)/pairs.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt $(RUN)/params-cl.txt
-	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + $* )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/cl-$*
-$(RUN)/noen-cl/final/model.safetensors: $(RUN)/pairs-single.mp $(RUN)/samples.mp $(ENCODER_DEP) $(RUN)/params-train.txt $(RUN)/params-cl.txt
-	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $$(( $(SEED) * 1000 + 1 )) --cache $(RUN)/prefix-cache.mp --out $(RUN)/noen-cl
+# ---- phase 3: contrastive pairs from a phase-2 ranking ----
+# pairs_rule(phase-2 ranking folder, phase-3 folder)
+define pairs_rule
+$(RUN)/$(2)/pairs.mp: $(RUN)/$(1)/ranked.mp $(RUN)/samples.mp $(RUN)/params-pairs.txt
+	@mkdir -p $(RUN)/$(2)
+	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $$< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $$@
+endef
+$(eval $(call pairs_rule,phase2,phase3))
+$(eval $(call pairs_rule,phase2-single,phase3-single))
 
 # ---- named targets ----
-ifeq ($(ENCODER),patterns)
-phase1: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-mlm-$(k).mp)
-phase3: $(foreach k,$(SEEDS),$(RUN)/$(ROWS)-cl-$(k).mp)
-else
-phase1: $(foreach k,$(SEEDS),$(RUN)/mlm-$(k)/final/model.safetensors)
-phase3: $(foreach k,$(SEEDS),$(RUN)/cl-$(k)/final/model.safetensors)
-endif
-DEFAULT_VARIANT = full
+## the variants `ablation` evaluates
 VARIANTS ?= noclen noen nocl full
-phase4 full: $(RUN)/full/report.mp
-noen: $(RUN)/noen/report.mp
+## phase 1: the K entity models
+phase1: $(PHASE1_MODELS)
+## phase 2: the expansion of the phase-1 ensemble, re-ranked
 phase2: $(RUN)/phase2/ranked.mp
+## phase 3: the K models refined on the contrastive pairs
+phase3: $(PHASE3_MODELS)
+## phase 4 = full: ProbExpan, evaluated
+phase4 full: $(RUN)/full/report.mp
+## ProbExpan without ensemble: model 1, refined on pairs from its own ranking
+noen: $(RUN)/noen/report.mp
+## ProbExpan without contrastive phase and ensemble: model 1
 noclen: $(RUN)/noclen/report.mp
+## ProbExpan without contrastive phase: the phase-1 ensemble
 nocl: $(RUN)/nocl/report.mp
-default: $(RUN)/$(DEFAULT_VARIANT)/report.mp
+## the default variant (full)
+default: $(RUN)/full/report.mp
+## every variant of VARIANTS, evaluated in one table (ablation.mp)
 ablation: $(foreach v,$(VARIANTS),$(RUN)/$(v)/ranked.mp)
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $(RUN)/ablation.mp $(foreach v,$(VARIANTS),ProbExpan-$(v)=$(RUN)/$(v)/ranked.mp)
-# show: the MAP table of one variant and the top lists of three queries, for a person
-SHOW ?= $(DEFAULT_VARIANT)
+## the variant `show` prints
+SHOW ?= full
+## the MAP table of variant SHOW and the top lists of three queries, for a person
 show: $(RUN)/$(SHOW)/ranked.mp
 	$(EVALUATE) --quiet --gt $(DATA) --show 3 --show-top 15 ProbExpan-$(SHOW)=$<
-# deletes RUN only when the pipeline created it (its marker is there) and it is no symlink
+## the corpus index that `probexpan query --run RUN` reads
+index: $(RUN)/index.mp
+## remove the run folder, only when the pipeline created it (its marker is there) and it is no symlink
 clean-run:
 	@if [ ! -e '$(RUN)' ]; then echo "clean-run: $(RUN) does not exist"; \
 	elif [ -d '$(RUN)' ] && [ ! -L '$(RUN)' ] && [ -f '$(RUN_MARKER)' ]; then rm -rf -- '$(RUN)' && echo "clean-run: removed $(RUN)"; \
 	else echo "clean-run: refusing to delete $(RUN): this pipeline did not create it (no .probexpan-run in it)" >&2; exit 1; fi
+## this list
+help:
+	@awk -f $(PIPELINES)../mk/help.awk $(PIPELINES)probexpan.mk $(PIPELINES)encoder.mk $(wildcard $(PIPELINES)model-*.mk)
 endif

@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     long k = 256;
     const cli_option opts[] = {{"k", OPT_LONG, &k, "K", "entries kept per row", 1, 1e9}, {0}};
     const cli_spec spec = {"reduce_dists", "a dists artifact as a reader of its top-k form would see it, written dense",
-                           "[options] IN.mp OUT.mp", "reduce_dists --k 256 dists-mlm-1.mp top256.mp",
+                           "[options] IN.mp OUT.mp", "reduce_dists --k 256 phase1/dists-1.mp top256.mp",
                            "make bench-dists-forms, expand, rerank", opts, 2};
     int first = cli_parse(&spec, argc, argv);
     if (first != argc - 2) die_usage("need IN.mp and OUT.mp (try --help)");

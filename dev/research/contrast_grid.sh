@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# contrast_grid.sh: the issue-9 table's rows for the pattern models' contrastive refinement —
+# contrast_grid.sh: the rows of the pattern models' contrastive-refinement table —
 # pattern-dists --pairs with the default and one change each, on the pairs of a finished
-# `make ablation` run (its phase-2-single pairs, i.e. the NoEN variant), each through expand
+# `make ablation` run (its phase3-single/pairs.mp, i.e. the NoEN variant's pairs), each through expand
 # (size 100) and rerank --official; one MAP table.
 # Usage: bash dev/research/contrast_grid.sh DATASET RUNDIR OUTDIR (after `make ablation
 # DATA=DATASET RUN=RUNDIR`; ~4 min on wordnet-ese dev on 2 cores).
@@ -12,7 +12,7 @@ export PROBEXPAN_CATALOG="$OUT/catalog.sqlite"
 runs=()
 variant() { # name pattern-dists-flags...
     local name=$1; shift
-    "$BIN/pattern-dists" --quiet --samples "$RUN/samples.mp" --pairs "$RUN/pairs-single.mp" "$@" --out "$OUT/$name.dists.mp"
+    "$BIN/pattern-dists" --quiet --samples "$RUN/samples.mp" --pairs "$RUN/phase3-single/pairs.mp" "$@" --out "$OUT/$name.dists.mp"
     "$BIN/expand" --quiet --dists "$OUT/$name.dists.mp" --queries "$DATA" --size 100 --out "$OUT/$name.ws.mp"
     "$BIN/rerank" --quiet --official --dists "$OUT/$name.dists.mp" --out "$OUT/$name.ranked.mp" "$OUT/$name.ws.mp"
     rm -f "$OUT/$name.dists.mp"

@@ -3,7 +3,7 @@
 # the dataset, MAP in [0,1], a changed variable re-runs only its dependants) and with the
 # default pattern models (artifacts, lineage, a MAP@10 floor, no dists file: the stages read
 # the index) —
-# plus `make -n` dry runs of the variants and the ablation.
+# plus `make -n` dry runs of the variants and the ablation, and `help`.
 source "$(dirname "$0")/lib.sh"
 MK="make --no-print-directory -f $PROBEXPAN_ROOT/pipelines/probexpan.mk BIN=$PROBEXPAN_BIN"
 TINY="ENCODER=transformer K=2 TOPK=1 EPOCHS=1 CL_EPOCHS=1 SPE=2 VOCAB_SIZE=2000 THREADS=1 ENCODER_LAYERS=1 ENCODER_HIDDEN=32 ENCODER_HEADS=2 ENCODER_FFN=64 PAIRS_FLAGS=--pairs-per-set=2"
@@ -43,6 +43,17 @@ $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ablation >"$WORK/dry.in
     fail inductive_by_query "$(grep -o 'bin/[a-z-]*' "$WORK/dry.inductive" | sort | uniq -c | tr '\n' ' ')"
 expect_exit bad_protocol 2 'PROTOCOL must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=both noclen
 expect_exit inductive_needs_patterns 2 'PROTOCOL=inductive needs the pattern model' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ENCODER=transformer noclen
+# noen's own chain: model 1's phase-2 ranking -> phase3-single/ (pairs, refined model, dists)
+grep -q -- "--pairs $WORK/dry/phase3-single/pairs.mp" "$WORK/dry.noen" && grep -q "phase3-single/dists.mp" "$WORK/dry.noen" &&
+    pass noen_single_chain || fail noen_single_chain "$(grep -o 'phase3[^ ]*' "$WORK/dry.noen" | sort -u | tr '\n' ' ')"
+# help: every named target and every variable of the pipeline's make files, described
+$MK DATA=x help >"$WORK/help" 2>&1
+missing=""
+for name in $(sed -n 's/^\.PHONY: //p' "$PROBEXPAN_ROOT/pipelines/probexpan.mk" | tr ' ' '\n' | grep -v '^FORCE$') \
+            $(sed -n 's/^\([A-Z_][A-Z0-9_]*\) *?=.*/\1/p' "$PROBEXPAN_ROOT"/pipelines/*.mk); do
+    grep -Eq "^  ([a-z0-9-]+ )*$name( |$)" "$WORK/help" || missing="$missing $name"
+done
+[ -z "$missing" ] && pass help_lists_everything || fail help_lists_everything "undescribed:$missing"
 
 if ! need_shared; then skip mini_pipeline "no ../shared"; exit 0; fi
 
@@ -52,12 +63,12 @@ PRUN=$WORK/prun
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$PRUN" K=2 TOPK=1 THREADS=1 default noclen >"$WORK/plog" 2>&1; then
     pass patterns_run; else fail patterns_run "$(tail -n 5 "$WORK/plog")"; exit 0; fi
 missing=""
-for f in corpus.mp samples.mp index.mp model-mlm-1.mp model-mlm-2.mp ensemble-mlm.mp phase2/ranked.mp pairs.mp model-cl-1.mp \
-         model-cl-2.mp ensemble-cl.mp full/ranked.mp full/report.mp; do
+for f in corpus.mp samples.mp index.mp phase1/model-1.mp phase1/model-2.mp phase1/ensemble.mp phase2/ranked.mp \
+         phase3/pairs.mp phase3/model-1.mp phase3/model-2.mp phase3/ensemble.mp full/ranked.mp full/report.mp noclen/report.mp; do
     [ -s "$PRUN/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass patterns_every_artifact || fail patterns_every_artifact "missing:$missing"
-check patterns_no_dists bash -c "! ls '$PRUN'/*dists* 2>/dev/null"
+check patterns_no_dists bash -c "[ -z \"\$(find '$PRUN' -name '*dists*')\" ]"
 catalog --catalog "$PRUN/catalog.sqlite" lineage "$PRUN/full/report.mp" >"$WORK/plineage" 2>&1
 grep -q '\[patmodel\]' "$WORK/plineage" && grep -q '\[index\]' "$WORK/plineage" && grep -q '\[pairs\]' "$WORK/plineage" && grep -q '\[samples\]' "$WORK/plineage" &&
     grep -q 'mini-ese.tar.gz \[input\]' "$WORK/plineage" && pass patterns_lineage ||
@@ -72,10 +83,10 @@ awk -v f="$pmap" -v n="$nmap" 'BEGIN {exit !(f > n + 0.05)}' && pass patterns_co
 RUN=$WORK/run
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY full >"$WORK/log" 2>&1; then pass full_runs; else fail full_runs "$(tail -n 5 "$WORK/log")"; exit 0; fi
 missing=""
-for f in corpus.mp samples.mp vocab.txt config.json mlm-1/final/model.safetensors mlm-2/final/model.safetensors \
-         dists-mlm-1.mp dists-mlm-2.mp ensemble-mlm.mp scores-mlm.mp phase2/expansions.mp phase2/ranked.mp pairs.mp \
-         cl-1/final/model.safetensors cl-2/final/model.safetensors dists-cl-1.mp dists-cl-2.mp ensemble-cl.mp \
-         scores-cl.mp full/expansions.mp full/ranked.mp full/report.mp catalog.sqlite; do
+for f in corpus.mp samples.mp vocab.txt config.json phase1/model-1/final/model.safetensors phase1/model-2/final/model.safetensors \
+         phase1/dists-1.mp phase1/dists-2.mp phase1/ensemble.mp phase1/scores.mp phase2/expansions.mp phase2/ranked.mp \
+         phase3/pairs.mp phase3/model-1/final/model.safetensors phase3/model-2/final/model.safetensors phase3/dists-1.mp \
+         phase3/dists-2.mp phase3/ensemble.mp phase3/scores.mp full/expansions.mp full/ranked.mp full/report.mp catalog.sqlite; do
     [ -s "$RUN/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass every_artifact || fail every_artifact "missing:$missing"

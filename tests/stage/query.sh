@@ -28,10 +28,10 @@ for path in index dense; do
         fail "pipeline_and_index_$path" "$(tail -n 3 "$WORK/plog")"; exit 0; fi
 done
 check index_is_inspectable grep -q '"kind":"index"' <(inspect --header "$RUN/index.mp")
-check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$DRUN/dists-mlm-1.mp") / 3))
-check pipeline-writes-no-dists bash -c "! ls '$RUN'/*dists* 2>/dev/null"
-check patmodel-inspectable grep -q '"kind":"patmodel"' <(inspect --header "$RUN/ensemble-cl.mp")
-check patmodel-small test "$(stat -c %s "$RUN/ensemble-cl.mp")" -lt $(($(stat -c %s "$DRUN/dists-mlm-1.mp") / 10))
+check index_smaller_than_a_dists test "$(stat -c %s "$RUN/index.mp")" -lt $(($(stat -c %s "$DRUN/phase1/dists-1.mp") / 3))
+check pipeline-writes-no-dists bash -c "[ -z \"\$(find '$RUN' -name '*dists*')\" ]"
+check patmodel-inspectable grep -q '"kind":"patmodel"' <(inspect --header "$RUN/phase3/ensemble.mp")
+check patmodel-small test "$(stat -c %s "$RUN/phase3/ensemble.mp")" -lt $(($(stat -c %s "$DRUN/phase1/dists-1.mp") / 10))
 
 # same_ranking NAME A B: two ranked records (JSON) hold the same eids in the same order, and
 # their aggregate and KL scores agree within 1e-9 relative
@@ -49,9 +49,9 @@ for v in phase2 noclen nocl noen full; do
     same_ranking "stages-$v" "$WORK/dense-$v.json" "$WORK/stages-$v.json"
 done
 # (the rows are the same floats, so the model scores are identical)
-for p in mlm cl; do
-    check "stages-same-model-scores-$p" cmp <(inspect "$DRUN/scores-$p.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]') \
-        <(inspect "$RUN/scores-$p.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
+for p in phase1 phase3; do
+    check "stages-same-model-scores-$p" cmp <(inspect "$DRUN/$p/scores.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]') \
+        <(inspect "$RUN/$p/scores.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
 done
 
 # the pipeline vs query: the same list, the same figures
@@ -71,7 +71,7 @@ for v in noclen full; do
     check "inductive-pipeline-$v-same-ranking" cmp <(inspect "$WORK/irun/$v/ranked.mp" | sed -n 3p | jq '.entities[]') \
         <(jq '.entities[]' "$WORK/dense-$v.json")
 done
-check inductive-pipeline-no-dists bash -c "! ls '$WORK/irun'/*dists* 2>/dev/null"
+check inductive-pipeline-no-dists bash -c "[ -z \"\$(find '$WORK/irun' -name '*dists*')\" ]"
 check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
 check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-noclen.tsv" | cut -f2)
@@ -105,7 +105,7 @@ cp "$WORK/arun/index.mp" "$WORK/run2-index.mp"
 mkdir -p "$WORK/run2" && cp "$RUN/samples.mp" "$WORK/run2/" && cp "$WORK/arun/index.mp" "$WORK/run2/index.mp"
 expect_exit index-of-another-corpus 3 'belongs to another corpus' query --run "$WORK/run2" --seeds "$seed_list"
 # wrong kind, other schema versions, truncation
-expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$DRUN/dists-mlm-1.mp" --seeds "$seed_list"
+expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$DRUN/phase1/dists-1.mp" --seeds "$seed_list"
 for v in 0 2; do
     perl -pe "s/\xa6schema\x01/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
     expect_exit "index-schema-$v" 3 "schema version $v is not supported \(this program reads 1..1\)" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
@@ -128,11 +128,11 @@ done
 X=$WORK/ix
 mkdir -p "$X"
 rows() { echo --index "$RUN/index.mp" --model "$RUN/$1.mp"; }
-expect_exit rows-both 2 'give --dists FILE, or --index FILE with --model FILE' expand $(rows model-mlm-1) --dists "$DRUN/dists-mlm-1.mp" --queries "$D" --out "$X/x.mp"
+expect_exit rows-both 2 'give --dists FILE, or --index FILE with --model FILE' expand $(rows phase1/model-1) --dists "$DRUN/phase1/dists-1.mp" --queries "$D" --out "$X/x.mp"
 expect_exit rows-index-alone 2 'give --dists FILE, or --index FILE with --model FILE' rerank --index "$RUN/index.mp" --out "$X/x.mp" "$RUN/full/expansions.mp"
-expect_exit model-of-another-index 3 'made over another index' expand --index "$WORK/arun/index.mp" --model "$RUN/model-mlm-1.mp" --queries "$D" --out "$X/x.mp"
-expect_exit pairs-of-other-samples 3 'build both from one samples artifact' pattern-model --index "$WORK/arun/index.mp" --pairs "$RUN/pairs.mp" --out "$X/x.mp"
-head -c $(($(stat -c %s "$RUN/model-cl-1.mp") - 100)) "$RUN/model-cl-1.mp" >"$X/trunc.mp"
+expect_exit model-of-another-index 3 'made over another index' expand --index "$WORK/arun/index.mp" --model "$RUN/phase1/model-1.mp" --queries "$D" --out "$X/x.mp"
+expect_exit pairs-of-other-samples 3 'build both from one samples artifact' pattern-model --index "$WORK/arun/index.mp" --pairs "$RUN/phase3/pairs.mp" --out "$X/x.mp"
+head -c $(($(stat -c %s "$RUN/phase3/model-1.mp") - 100)) "$RUN/phase3/model-1.mp" >"$X/trunc.mp"
 expect_exit patmodel-truncated 3 'trunc.mp' expand --index "$RUN/index.mp" --model "$X/trunc.mp" --queries "$D" --out "$X/x.mp"
-expect_exit ensemble-of-ensembles 3 'averages single models' score-models --queries "$D" --top 1 --index "$RUN/index.mp" --ensemble "$X/x.mp" --out "$X/y.mp" "$RUN/ensemble-cl.mp"
+expect_exit ensemble-of-ensembles 3 'averages single models' score-models --queries "$D" --top 1 --index "$RUN/index.mp" --ensemble "$X/x.mp" --out "$X/y.mp" "$RUN/phase3/ensemble.mp"
 check stages-bad-input-no-output test ! -e "$X/x.mp" -a ! -e "$X/y.mp"
