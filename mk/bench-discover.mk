@@ -6,6 +6,7 @@
 BENCH_DISCOVER_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 BENCH_DISCOVER_OUT  ?= $(BUILD)/bench-discover
 .PHONY: bench-discover
+## entity discovery (annotate --discover) on wordnet-ese dev and the example: recall, MAP
 bench-discover: all example-data
 	bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(BENCH_DISCOVER_DATA) $(BENCH_DISCOVER_OUT)/dev
 	bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(CURDIR)/$(EXAMPLE_DATA) $(BENCH_DISCOVER_OUT)/example

@@ -9,6 +9,7 @@ BENCH_FEEDBACK_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 BENCH_FEEDBACK_RUN ?= /tmp/bench-feedback
 FEEDBACK_ROUNDS ?= 2
 .PHONY: bench-feedback
+## a simulated user on wordnet-ese dev: MAP per feedback round against a control
 bench-feedback: all
 	$(MAKE) -s -f pipelines/probexpan.mk DATA=$(BENCH_FEEDBACK_DATA) RUN=$(BENCH_FEEDBACK_RUN) index
 	bash dev/bench/bench-feedback.sh $(CURDIR)/$(BIN) $(BENCH_FEEDBACK_DATA) $(BENCH_FEEDBACK_RUN) $(FEEDBACK_ROUNDS)

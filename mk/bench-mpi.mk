@@ -9,6 +9,7 @@ BENCH_MPI_SENTENCES ?= 6000
 BENCH_MPI_CAP       ?= 4
 BENCH_MPI_INFER_SPE ?= 2
 BENCH_MPI_MPIRUN    ?= mpirun --allow-run-as-root -np 2
+## 1 process vs 2 MPI ranks: prefix cache, a training epoch, inference (dev/bench/bench-mpi.sh)
 bench-mpi: $(BIN)/tokenize $(BIN)/build-samples $(BIN)/train-mlm $(BIN)/infer example-data
 	rm -rf $(BENCH_MPI_DIR)
 	bash dev/bench/bench-mpi.sh $(CURDIR)/$(BIN) $(BENCH_MPI_DIR) $(CURDIR)/$(EXAMPLE_DATA) $(BENCH_MPI_SENTENCES) \

@@ -15,6 +15,7 @@ BENCH_SCALE_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 $(BUILD)/bench/scale_corpus: dev/bench/scale_corpus.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+## the method at COPIES times wordnet-ese dev: wall, CPU, RSS, disk per stage, MAP per variant
 bench-scale: $(BUILD)/bench/scale_corpus all
 	bash dev/bench/bench-scale.sh $(CURDIR)/$(BUILD)/bench/scale_corpus $(CURDIR)/$(BIN) $(BENCH_SCALE_DATA) $(COPIES) $(BENCH_SCALE_DIR)
 
@@ -33,6 +34,7 @@ OLD_BIN ?=
 $(BUILD)/bench/reduce_dists: dev/bench/reduce_dists.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+## how a dists artifact may be stored (DISTS_RUN=DIR): size and MAP per form
 bench-dists-forms: $(BUILD)/bench/reduce_dists all
 	RERANK_FLAGS="$(DISTS_RERANK_FLAGS)" OLD_BIN="$(OLD_BIN)" bash dev/bench/bench-dists-forms.sh $(CURDIR)/$(BUILD)/bench/reduce_dists $(CURDIR)/$(BIN) $(DISTS_DATA) $(DISTS_RUN)/phase1/dists-1.mp $(DISTS_TOPK)
 # built with everything: tests/stage/scale-corpus.sh runs it

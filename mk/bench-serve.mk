@@ -10,5 +10,6 @@ BENCH_SERVE_ARGS ?= 8 60 30
 $(BUILD)/bench/serve_load: dev/bench/serve_load.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+## `probexpan serve` under load: requests, errors, p50/p99 per kind, RSS
 bench-serve: $(BUILD)/bench/serve_load $(BIN)/serve $(BIN)/index
 	bash dev/bench/bench-serve.sh $(CURDIR)/$(BIN) $(CURDIR)/$(BUILD)/bench/serve_load $(BENCH_SERVE_DATA) $(BENCH_SERVE_RUN) $(BENCH_SERVE_ARGS)

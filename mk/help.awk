@@ -1,6 +1,6 @@
 # help.awk — `make help`: lists the targets and variables of the make files it is given, from
-# their `## text` lines: a `## text` line describes the target, or the variables
-# (`NAME ?= default`), on the lines right below it.
+# their `## text` lines: `## text` lines describe the target, or the variables
+# (`NAME ?= default`), on the lines right below them.
 function flush(   i) {
     if (n == 1) vars = vars sprintf("  %-18s %s [%s]\n", name[1], doc, value[1])
     else if (n > 1) {
@@ -9,7 +9,7 @@ function flush(   i) {
     }
     doc = ""; n = 0
 }
-/^## / { flush(); doc = substr($0, 4); next }
+/^## / { if (n > 0) flush(); doc = (doc == "" ? "" : doc " ") substr($0, 4); next }
 doc != "" && /^[A-Za-z_][A-Za-z0-9_]* *\?=/ {
     v = $0; sub(/^[^=]*\?= */, "", v)
     while (v ~ /\\$/ && (getline line) > 0) { sub(/^[ \t]+/, "", line); v = substr(v, 1, length(v) - 1) line }

@@ -98,14 +98,15 @@ INDEX_FLAGS ?=
 ## more options for query --queries (PROTOCOL=inductive)
 QUERY_FLAGS ?=
 
+## prefix of the stages that split their work across MPI ranks (train-mlm, train-cl and infer
+## of the encoder models), e.g. "mpirun -np 8 --hostfile hosts"; empty = one process
+MPIRUN        ?=
+
 ## the programs of the stages; point one at another binary to swap the stage
 TOKENIZE      ?= $(BIN)/tokenize
 PATTERN_DISTS ?= $(BIN)/pattern-dists
 PATTERN_MODEL ?= $(BIN)/pattern-model
 BUILD_SAMPLES ?= $(BIN)/build-samples
-# MPIRUN prefixes the stages that split their work across MPI ranks (train-mlm, train-cl and
-# infer of the encoder models), e.g. MPIRUN="mpirun -np 8 --hostfile hosts"; empty = one process.
-MPIRUN        ?=
 TRAIN_MLM     ?= $(MPIRUN) $(BIN)/train-mlm
 TRAIN_CL      ?= $(MPIRUN) $(BIN)/train-cl
 INFER         ?= $(MPIRUN) $(BIN)/infer
