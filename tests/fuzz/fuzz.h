@@ -69,6 +69,15 @@ static inline void fuzz_write(const char *path, const void *data, size_t size) {
     if (fclose(f)) { perror(path); abort(); }
 }
 
+/* Writes the input to the target's scratch file `name` (the same path every iteration)
+ * and returns that path. */
+static inline const char *fuzz_input_file(const char *name, const uint8_t *data, size_t size) {
+    static char path[256];
+    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path(name));
+    fuzz_write(path, data, size);
+    return path;
+}
+
 /* Creates directory `path` (and nothing above it) if missing. */
 static inline void fuzz_mkdir(const char *path) {
     if (mkdir(path, 0700) && access(path, F_OK)) { perror(path); abort(); }

@@ -24,9 +24,7 @@ static void read_all(const char *path) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("artifact.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("artifact.mp", data, size);
     reader = NULL;
     FUZZ_OPEN(read_all(path));
     if (!fuzz_rc) artifact_close(reader); /* after a trapped error the mapping is released by FUZZ_OPEN */

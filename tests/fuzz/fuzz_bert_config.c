@@ -21,10 +21,8 @@ static unsigned __int128 param_count(const bert_config *c) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static bert_config c;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("config.json"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("config.json", data, size);
     FUZZ_OPEN(bert_config_load(&c, path));
     if (fuzz_rc) return 0;
     FUZZ_ASSERT(c.vocab_size >= 1 && c.hidden >= 1 && c.layers >= 1 && c.heads >= 1 && c.ffn >= 1 &&

@@ -24,9 +24,7 @@ static void read_all(const char *path) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("corpus.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("corpus.mp", data, size);
     FUZZ_OPEN(read_all(path)); /* a trapped error: the reader leaks, its mapping is released */
     return 0;
 }

@@ -18,9 +18,7 @@ static void count_line(void *ctx, const char *member, const char *where, int64_t
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("dataset.archive"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("dataset.archive", data, size);
     static entity_table t;
     static query_set qs;
     static gt_set gs;

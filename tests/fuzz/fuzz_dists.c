@@ -9,10 +9,8 @@
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static dists d;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("dists.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("dists.mp", data, size);
     FUZZ_OPEN(dists_open(&d, path));
     if (fuzz_rc) return 0; /* the half-built reader leaks, its mapping is released */
     int64_t n = dists_n(&d);

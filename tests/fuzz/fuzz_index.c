@@ -10,10 +10,8 @@
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static corpus_index x;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("index.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("index.mp", data, size);
     FUZZ_OPEN(index_read(&x, path));
     if (fuzz_rc) return 0; /* the half-built reader leaks, its mapping is released */
     int64_t E = x.ent.n;

@@ -9,11 +9,9 @@
 #include "format/safetensors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static safetensors st;
     static float *buf;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("model.safetensors"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("model.safetensors", data, size);
     FUZZ_OPEN(safetensors_open(&st, path));
     if (fuzz_rc) {
         st.map = NULL; /* FUZZ_OPEN unmapped it; safetensors_close frees the rest */

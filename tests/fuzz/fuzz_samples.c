@@ -10,11 +10,9 @@
 #include "artifacts/samples.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static samples *s;
     static int32_t *tok;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("samples.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("samples.mp", data, size);
     s = NULL;
     FUZZ_OPEN(s = samples_open(path));
     if (fuzz_rc) return 0; /* the half-built reader leaks, its mapping is released */

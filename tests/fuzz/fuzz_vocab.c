@@ -20,11 +20,9 @@ static void encode_all(const wp_vocab *v, const char *s, size_t len, wp_ids *ids
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const probes[] = {"[CLS] unaffable [MASK] [SEP] [PAD] [UNK]", "Hello, World!", "中国 Straße ÉTÉ",
                                          "##", ""};
-    static char path[256];
     static wp_vocab v;
     static wp_ids ids;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("vocab.txt"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("vocab.txt", data, size);
     memset(&v, 0, sizeof v);
     FUZZ_OPEN(wp_vocab_load(&v, path));
     if (fuzz_rc == 0) {
