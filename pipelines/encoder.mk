@@ -27,8 +27,8 @@ PRESET    ?= wiki
 $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
 $(eval $(call stamp,cl-train,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)"))
 
-PHASE1_MODELS = $(foreach k,$(SEEDS),$(RUN)/phase1/model-$(k)/final/model.safetensors)
-PHASE3_MODELS = $(foreach k,$(SEEDS),$(RUN)/phase3/model-$(k)/final/model.safetensors)
+PHASE1_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase1/model-$(k)/final/model.safetensors)
+PHASE3_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase3/model-$(k)/final/model.safetensors)
 
 TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
@@ -38,13 +38,13 @@ CL_DEPS = $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt $(RUN)/params-
 # ---- phase 1: K masked-entity models ----
 $(RUN)/phase1/model-%/final/model.safetensors: $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt
 	@mkdir -p $(RUN)/phase1
-	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --seed $(call model_seed,$*) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase1/model-$*
+	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --random-seed $(call model_seed,$*) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase1/model-$*
 
 # ---- phase 3: K contrastive models, and model 1's for noen ----
 $(RUN)/phase3/model-%/final/model.safetensors: $(RUN)/phase3/pairs.mp $(CL_DEPS)
-	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $(call model_seed,$*) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase3/model-$*
+	$(TRAIN_CL) $(CL_ARGS) --pairs $< --random-seed $(call model_seed,$*) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase3/model-$*
 $(RUN)/phase3-single/model/final/model.safetensors: $(RUN)/phase3-single/pairs.mp $(CL_DEPS)
-	$(TRAIN_CL) $(CL_ARGS) --pairs $< --seed $(call model_seed,1) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase3-single/model
+	$(TRAIN_CL) $(CL_ARGS) --pairs $< --random-seed $(call model_seed,1) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase3-single/model
 
 # ---- inference: one dists per model ----
 INFER_MODEL = $(INFER) $(COMMON) --model $(<D) --samples $(RUN)/samples.mp --out $@

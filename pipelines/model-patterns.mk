@@ -33,7 +33,7 @@ MAX_WORDPIECES = 512
 
 $(eval $(call stamp,patterns,"FRACTION=$(PATTERN_FRACTION)" "PATH=$(PATTERN_PATH)" "FLAGS=$(PATTERN_FLAGS)"))
 # pattern_subset(k): model k's feature subset
-pattern_subset = $(if $(filter 1,$(1)),,--feature-fraction $(PATTERN_FRACTION) --seed $(call model_seed,$(1)))
+pattern_subset = $(if $(filter 1,$(1)),,--feature-fraction $(PATTERN_FRACTION) --random-seed $(call model_seed,$(1)))
 
 ifeq ($(PATTERN_PATH),index)
 ROWS        = model
@@ -45,8 +45,8 @@ else
 PATTERNS    = $(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp $(PATTERN_FLAGS)
 ROWS_SOURCE = $(RUN)/samples.mp
 endif
-PHASE1_MODELS = $(foreach k,$(SEEDS),$(RUN)/phase1/$(ROWS)-$(k).mp)
-PHASE3_MODELS = $(foreach k,$(SEEDS),$(RUN)/phase3/$(ROWS)-$(k).mp)
+PHASE1_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase1/$(ROWS)-$(k).mp)
+PHASE3_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase3/$(ROWS)-$(k).mp)
 
 $(RUN)/phase1/$(ROWS)-%.mp: $(ROWS_SOURCE) $(RUN)/params-patterns.txt
 	@mkdir -p $(RUN)/phase1

@@ -79,8 +79,8 @@ VOCAB_SIZE ?= 8000
 K       ?= 3
 ## models kept by score-models' selection
 TOPK    ?= 2
-## base seed; model k uses SEED*1000+k
-SEED    ?= 1
+## base random seed; model k uses RANDOM_SEED*1000+k
+RANDOM_SEED ?= 1
 ## worker threads of every stage (0 = all cores)
 THREADS ?= 0
 ## more options for the contrastive phase's stage (train-cl, or pattern-dists --pairs)
@@ -143,11 +143,11 @@ run-lock:
 	exec env PROBEXPAN_RUN_LOCK='$(abspath $(RUN))' flock '$(RUN)' $(MAKE) --no-print-directory -f $(PIPELINE_MK) $(MAKECMDGOALS)
 else
 export PROBEXPAN_CATALOG := $(abspath $(RUN))/catalog.sqlite
-SEEDS   := $(shell seq 1 $(K))
+MODEL_NUMBERS := $(shell seq 1 $(K))
 COMMON  := --threads $(THREADS)
 opt      = $(if $(strip $(2)),$(1) $(strip $(2)))
 # model_seed(k): the seed of model k, as a shell expression
-model_seed = $$(( $(SEED) * 1000 + $(1) ))
+model_seed = $$(( $(RANDOM_SEED) * 1000 + $(1) ))
 
 .PHONY: default full noclen noen nocl ablation index phase1 phase2 phase3 phase4 show clean-run help FORCE
 .DELETE_ON_ERROR:
@@ -202,7 +202,7 @@ $(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
 # ---- phases 1 and 3: selection + ensemble of the K models' distributions ----
 # select_rules(phase)
 define select_rules
-$(RUN)/$(1)/ensemble.mp: $(foreach k,$(SEEDS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt
+$(RUN)/$(1)/ensemble.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt
 	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $$@ --out $(RUN)/$(1)/scores.mp $$(filter %.mp,$$^)
 endef
 $(eval $(call select_rules,phase1))
@@ -229,7 +229,7 @@ define query_rules
 $(RUN)/$(1)/ranked.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(RUN)/params-select.txt $(RUN)/params-final.txt $(RUN)/params-query.txt
 	@mkdir -p $(RUN)/$(1)
 	$(QUERY) $(COMMON) --index $$< --queries $(DATA) --variant $(1) --size $(SIZE_FINAL) --phase2-size $(SIZE_PHASE2) \
-	  --models $(K) --top $(TOPK) --feature-fraction $(PATTERN_FRACTION) --subset-seed $(SEED) $(CL_FLAGS) $(QUERY_FLAGS) --out $$@
+	  --models $(K) --top $(TOPK) --feature-fraction $(PATTERN_FRACTION) --random-seed $(RANDOM_SEED) $(CL_FLAGS) $(QUERY_FLAGS) --out $$@
 $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef

@@ -764,7 +764,7 @@ int main(int argc, char **argv) {
         {"classes", OPT_INPUT, &opt_classes, "DIR", "folder of <class>.txt member lists (one name per line) -> gt/, query/", 0, 0},
         {"queries", OPT_INT, &opt_queries, "N", "with --classes: seed sets of 3 per class", 0, 10000},
         {"seed-pool", OPT_INT, &opt_seed_pool, "N", "seeds come from the N most-mentioned members (0 = a third, at least 15)", 0, 1e9},
-        {"seed", OPT_LONG, &opt_seed, "N", "random seed for the queries", 0, 0},
+        {"random-seed", OPT_LONG, &opt_seed, "N", "random seed of the queries' seed sets", 0, 0},
         {"force", OPT_FLAG, &opt_force, NULL, "replace an existing --out folder that annotate did not write", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };

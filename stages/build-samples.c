@@ -4,7 +4,7 @@
  * by one [MASK], wrapped in [CLS] ... [SEP] (docs/design.md §3 "Samples"). Sentences
  * over --max-words words (150, official code) and samples over --max-wordpieces
  * (512) are dropped, then entities with fewer than --min-samples (2) samples;
- * --max-samples-per-entity keeps a --seed-determined random subset. Writes the
+ * --max-samples-per-entity keeps a --random-seed-determined subset. Writes the
  * `samples` artifact (schemas/samples.md): the entity index (row i <-> eid, used
  * by every later stage), a per-entity sample table and the token stream, read
  * through common/artifacts/samples.h. Two streaming passes over the corpus: the first
@@ -50,19 +50,24 @@ typedef struct {
     int pairs_per_set;                    /* M of the recipe (cl_pair_opts.max_pairs_per_set) */
 } contrastive_opts;
 
-/* --contrastive: option checks (exit 2), pairs_build to `out` with `seed`, the per-class
- * report on stdout, the catalog metric and the closing log_done line. */
-static void run_contrastive(const contrastive_opts *p, const char *out, long seed) {
+/* --contrastive: option checks (exit 2), the thresholds resolved from --preset (so the
+ * artifact's params, the option table, hold the values used), pairs_build to `out` with
+ * `seed`, the per-class report on stdout, the catalog metric and the closing log_done line. */
+static void run_contrastive(contrastive_opts *p, const char *out, long seed) {
     if (!p->ranked || !p->queries || !p->samples)
         die_usage("--contrastive needs --ranked FILE, --queries DATA and --samples FILE");
     const cl_preset *pr = cl_preset_find(p->preset);
     if (!pr) die_usage("--preset: expected wiki, apr or se2, found '%s'", p->preset);
+    if (p->thr_pos < 0) p->thr_pos = pr->thr_pos;
+    if (p->l_neg < 0) p->l_neg = pr->l_neg;
+    if (p->u_neg < 0) p->u_neg = pr->u_neg;
     cl_pair_opts po = cl_pair_opts_default();
     po.max_pairs_per_set = p->pairs_per_set;
+    artifact_writer *w = pairs_create(out);
+    artifact_param_options(w);
     pairs_build_opts o = {
-        .ranked = p->ranked, .queries = p->queries, .samples = p->samples, .out = out,
-        .bounds = {p->thr_pos >= 0 ? p->thr_pos : pr->thr_pos, p->l_neg >= 0 ? p->l_neg : pr->l_neg,
-                   p->u_neg >= 0 ? p->u_neg : pr->u_neg},
+        .ranked = p->ranked, .queries = p->queries, .samples = p->samples, .out = w,
+        .bounds = {p->thr_pos, p->l_neg, p->u_neg},
         .opts = po,
         .seed = (uint64_t)seed,
         .show = p->show,
@@ -88,7 +93,7 @@ int main(int argc, char **argv) {
         {"max-wordpieces", OPT_INT, &max_wp, "N", "drop samples of more than N wordpieces incl. [CLS]/[SEP]", 3, 65535},
         {"min-samples", OPT_INT, &min_samples, "N", "drop entities with fewer than N samples", 1, 1000000},
         {"max-samples-per-entity", OPT_INT, &cap, "N", "keep at most N random samples per entity (0 = all)", 0, 100000000},
-        {"seed", OPT_LONG, &seed, "N", "random seed of --max-samples-per-entity (and of the --contrastive pair draw)", 0, 0},
+        {"random-seed", OPT_LONG, &seed, "N", "random seed of --max-samples-per-entity (and of the --contrastive pair draw)", 0, 0},
         {"contrastive", OPT_FLAG, &pc.contrastive, NULL, "build the contrastive `pairs` artifact from a ranking instead (needs --ranked --queries --samples)", 0, 0},
         {"ranked", OPT_INPUT, &pc.ranked, "FILE", "--contrastive: ranked artifact of the previous phase (rerank)", 0, 0},
         {"queries", OPT_INPUT, &pc.queries, "DATA", "--contrastive: dataset (folder or archive) whose query/ the ranking answered", 0, 0},

@@ -8,7 +8,7 @@
  * Mode --samples FILE --out dists.mp: for every entity row of a samples artifact, the mean
  * over its samples of softmax(head), streamed into a dists artifact
  * (common/model/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
- * samples of an entity (seeded draw, --seed). Under mpirun the ranks split the forward
+ * samples of an entity (seeded draw, --random-seed). Under mpirun the ranks split the forward
  * batches and rank 0 writes the artifact, identical to a single-process run.
  * (Each mode is one run_* function below; main only parses options and dispatches.) */
 #include <math.h>
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
         {"max-samples-per-entity", OPT_LONG, &max_per_entity, "N", "use at most N samples per entity, a seeded draw (0 = all)", 0, 1e12},
-        {"seed", OPT_LONG, &seed, "N", "seed of the --max-samples-per-entity draw", 0, 9.2e18},
+        {"random-seed", OPT_LONG, &seed, "N", "random seed of the --max-samples-per-entity draw", 0, 9.2e18},
         {0}};
     const cli_spec spec = {"infer", "predicted entity distributions at [MASK] from a trained model",
                            "[options] --model DIR (--samples FILE --out dists.mp | --ids FILE|-)",

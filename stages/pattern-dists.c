@@ -60,13 +60,13 @@ int main(int argc, char **argv) {
         {"temperature", OPT_DOUBLE, &c.temperature, "T", "similarity: r(e) = softmax(cosine / T)", 1e-6, 1e6},
         {"prior-power", OPT_DOUBLE, &c.prior_power, "B", "prediction: divide r(e) by the model's mean prediction^B (0 = off)", 0, 10},
         {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
-        {"seed", OPT_LONG, &seed, "N", "seed of the --feature-fraction subset", 0, 9.2e18},
+        {"random-seed", OPT_LONG, &seed, "N", "random seed of the --feature-fraction subset", 0, 9.2e18},
         {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
         PATTERN_CONTRAST_CLI_OPTIONS(co),
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",
-                           "pattern-dists --samples run/samples.mp --feature-fraction 0.8 --seed 2 --out run/dists-2.mp",
+                           "pattern-dists --samples run/samples.mp --feature-fraction 0.8 --random-seed 2 --out run/phase1/dists-2.mp",
                            "build-samples, score-models, expand", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!samples_path || !out) die_usage("--samples and --out are required");

@@ -1,6 +1,6 @@
 /* pattern-model: one pattern model over a corpus index, as a `patmodel` artifact
  * (schemas/patmodel.md) — the index path's counterpart of pattern-dists: the same model
- * (its feature subset with --feature-fraction/--seed; with --pairs its feature weights
+ * (its feature subset with --feature-fraction/--random-seed; with --pairs its feature weights
  * refined on the pairs' classes, ProbExpan's contrastive phase for the pattern model), but
  * stored as the few numbers that define it instead of its E x E rows. expand, rerank and
  * score-models take it with --index and compute the rows they need on demand; their
@@ -69,15 +69,15 @@ int main(int argc, char **argv) {
     const cli_option opts[] = {
         {"index", OPT_INPUT, &index_path, "FILE", "corpus index (index): the features, counts and model settings", 0, 0},
         {"feature-fraction", OPT_DOUBLE, &fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
-        {"seed", OPT_LONG, &seed, "N", "seed of the --feature-fraction subset", 0, 9.2e18},
+        {"random-seed", OPT_LONG, &seed, "N", "random seed of the --feature-fraction subset", 0, 9.2e18},
         {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive, from the index's samples): refine the feature weights on its classes", 0, 0},
         PATTERN_CONTRAST_CLI_OPTIONS(co),
         {"out", OPT_OUTPUT, &out, "FILE", "patmodel artifact to write", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"pattern-model", "a pattern model over a corpus index, as a small patmodel artifact (no E x E rows)",
-                           "--index FILE [--feature-fraction F --seed N] [--pairs FILE] --out model.mp",
-                           "pattern-model --index run/index.mp --feature-fraction 0.8 --seed 1002 --out run/model-2.mp",
+                           "--index FILE [--feature-fraction F --random-seed N] [--pairs FILE] --out model.mp",
+                           "pattern-model --index run/index.mp --feature-fraction 0.8 --random-seed 1002 --out run/phase1/model-2.mp",
                            "index, pattern-dists, score-models, expand, rerank", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!index_path || !out) die_usage("--index and --out are required");

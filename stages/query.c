@@ -208,7 +208,7 @@ int main(int argc, char **argv) {
         {"models", OPT_INT, &ec.models, "K", "phase-1 pattern models (1 all features, 2..K feature subsets)", 1, ENGINE_MAX_MODELS},
         {"top", OPT_INT, &q.top, "K", "models kept by selection for the ensemble", 1, ENGINE_MAX_MODELS},
         {"feature-fraction", OPT_DOUBLE, &ec.feature_fraction, "F", "feature subset of models 2..K", 1e-3, 1},
-        {"subset-seed", OPT_LONG, &subset_seed, "N", "model k > 1 uses the subset seed N*1000+k (the pipeline's SEED)", 0, 9e15},
+        {"random-seed", OPT_LONG, &subset_seed, "N", "random seed of the feature subsets: model k > 1 draws with N*1000+k (the pipeline's RANDOM_SEED)", 0, 9e15},
         {"thr-pos", OPT_INT, &q.bounds.thr_pos, "N", "E_pos = seeds + phase-2 ranks 1..N-1", 1, 1000000},
         {"l-neg", OPT_INT, &q.bounds.l_neg, "N", "E_neg = phase-2 ranks in (L_neg, U_neg)", 0, 1000000},
         {"u-neg", OPT_INT, &q.bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000},

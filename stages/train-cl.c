@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     };
     const cli_spec spec = {"train-cl", "train an entity model with contrastive learning and masked-entity prediction",
                            "--samples FILE --pairs FILE (--model DIR | --config FILE) --out DIR [options]",
-                           "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/cl-1 --seed 1",
+                           "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/phase3/model-1 --random-seed 1",
                            "build-samples --contrastive, train-mlm, infer", opts, 0};
     cli_parse(&spec, argc, argv);
     cluster_init(&argc, &argv);

@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {
         "train-mlm", "train an entity-prediction model (masked entity prediction, label smoothing)",
         "[options] --samples FILE (--model DIR | --config FILE) --out DIR",
-        "train-mlm --samples run/samples.mp --config small.json --seed 3 --out run/model-3",
+        "train-mlm --samples run/samples.mp --config small.json --random-seed 3 --out run/phase1/model-3",
         "build-samples, infer, train-cl", opts, 0};
     cli_parse(&spec, argc, argv);
     if (!o.out) die_usage("--out is required");

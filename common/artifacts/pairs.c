@@ -17,19 +17,12 @@ static void pack_set(msgpack_packer *pk, const char *k_rows, const char *k_eids,
     mp_kv_str_array(pk, k_names, names, n);
 }
 
-void pairs_write(const pairs_set *p, const char *out, const char *ranked, const char *queries, const char *samples) {
-    artifact_writer *w = artifact_create(out, PAIRS_KIND, PAIRS_SCHEMA);
-    artifact_param_int(w, "thr_pos", p->bounds.thr_pos);
-    artifact_param_int(w, "l_neg", p->bounds.l_neg);
-    artifact_param_int(w, "u_neg", p->bounds.u_neg);
-    artifact_param_int(w, "max_pairs_per_set", p->opts.max_pairs_per_set);
+artifact_writer *pairs_create(const char *out) { return artifact_create(out, PAIRS_KIND, PAIRS_SCHEMA); }
+
+void pairs_commit(artifact_writer *w, const pairs_set *p, const char *ranked, const char *queries, const char *samples) {
     artifact_param_int(w, "cross_per_pos", p->opts.cross_per_pos);
     artifact_param_int(w, "sets_per_neg", p->opts.sets_per_neg);
-    artifact_param_int(w, "seed", (int64_t)p->seed);
     artifact_param_str(w, "samples_sha256", p->samples_sha256);
-    artifact_param_str(w, "ranked", ranked);
-    artifact_param_str(w, "queries", queries);
-    artifact_param_str(w, "samples", samples);
     artifact_add_input(w, ranked);
     artifact_add_input(w, queries);
     artifact_add_input(w, samples);
@@ -79,9 +72,13 @@ void pairs_read(pairs_set *p, const char *path) {
     memset(p, 0, sizeof *p);
     artifact_reader *ar = artifact_open(path, PAIRS_KIND, PAIRS_SCHEMA);
     p->bounds = (cl_bounds){header_param_int(ar, "thr_pos"), header_param_int(ar, "l_neg"), header_param_int(ar, "u_neg")};
-    p->opts = (cl_pair_opts){header_param_int(ar, "max_pairs_per_set"), header_param_int(ar, "cross_per_pos"),
-                             header_param_int(ar, "sets_per_neg")};
-    p->seed = (uint64_t)mp_get_int(ar, &artifact_hdr(ar)->params, "seed");
+    /* pairs_per_set: build-samples' option; files written before it named the param max_pairs_per_set */
+    const msgpack_object *m = mp_get(ar, &artifact_hdr(ar)->params, "pairs_per_set", 0);
+    p->opts = (cl_pair_opts){header_param_int(ar, m ? "pairs_per_set" : "max_pairs_per_set"),
+                             header_param_int(ar, "cross_per_pos"), header_param_int(ar, "sets_per_neg")};
+    /* random_seed: build-samples' option; files written before it named the param seed */
+    const msgpack_object *rs = mp_get(ar, &artifact_hdr(ar)->params, "random_seed", 0);
+    p->seed = (uint64_t)mp_get_int(ar, &artifact_hdr(ar)->params, rs ? "random_seed" : "seed");
     char *sha = mp_get_str(ar, &artifact_hdr(ar)->params, "samples_sha256");
     if (strlen(sha) != 64) artifact_bad(ar, "'samples_sha256': expected 64 hex digits");
     memcpy(p->samples_sha256, sha, 65);

@@ -45,9 +45,14 @@ typedef struct {
     int32_t *cls;
 } pairs_set;
 
-/* Writes p as a `pairs` artifact at `out` (atomically), recording the paths of the ranked,
- * queries and samples inputs it was built from (params and inputs). */
-void pairs_write(const pairs_set *p, const char *out, const char *ranked, const char *queries, const char *samples);
+/* Creates the `pairs` artifact at `out`. The caller records as params the values it was built
+ * with, under the names of its options (build-samples: artifact_param_options after resolving
+ * --preset): thr_pos, l_neg, u_neg, pairs_per_set and seed, which pairs_read needs. */
+artifact_writer *pairs_create(const char *out);
+/* Adds the ranked, queries and samples inputs p was built from, the recipe's fixed counts
+ * (cross_per_pos, sets_per_neg) and the samples sha256 as params, writes p and commits
+ * (atomically). */
+void pairs_commit(artifact_writer *w, const pairs_set *p, const char *ranked, const char *queries, const char *samples);
 /* Reads a `pairs` artifact (exit 3 on a wrong kind or any defect, naming file and byte). */
 void pairs_read(pairs_set *p, const char *path);
 /* Exit 3 unless p was built from samples s (sha256 samples_sha): same sha256, entity and

@@ -150,7 +150,7 @@ int64_t pairs_build(const pairs_build_opts *o, FILE *report) {
     rng_t rng;
     rng_seed(&rng, o->seed);
     draw_pairs(&p, s, &rng);
-    pairs_write(&p, o->out, o->ranked, o->queries, o->samples);
+    pairs_commit(o->out, &p, o->ranked, o->queries, o->samples);
     if (report) pairs_print_summary(report, &p, o->show);
     int64_t n = p.n_pairs;
     pairs_free(&p);

@@ -20,15 +20,15 @@
 #include "model/contrastive_pairs.h"
 
 typedef struct {
-    const char *ranked, *queries, *samples, *out;   /* paths */
+    const char *ranked, *queries, *samples;         /* paths */
+    artifact_writer *out;         /* from pairs_create, its params recorded by the caller */
     cl_bounds bounds;
     cl_pair_opts opts;
     uint64_t seed;
     int show;                     /* names printed per set in the report (first `show`) */
 } pairs_build_opts;
 
-/* Builds the sets and the draw from the three inputs, writes the artifact at o->out
- * (atomically) and prints per class |E_pos|, |E_neg| and the first o->show names of each on
+/* Builds the sets and the draw from the three inputs, writes them to o->out and commits it and prints per class |E_pos|, |E_neg| and the first o->show names of each on
  * `report` (NULL: nothing). Returns the number of pairs drawn. Bad input exits 3. */
 int64_t pairs_build(const pairs_build_opts *o, FILE *report);
 

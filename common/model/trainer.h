@@ -75,7 +75,7 @@ void trainer_opts_init(trainer_opts *o);
     {"lr", OPT_DOUBLE, &(o).lr, "X", "AdamW learning rate (0: 1e-5 with --model, 1e-3 with --config)", 0, 10}, \
     {"smoothing", OPT_DOUBLE, &(o).smoothing, "ETA", "label smoothing eta", 0, 0.999999},               \
     {"samples-per-entity", OPT_STRING, &(o).per_entity, "N|avg|all", "samples drawn per entity and epoch (all: each of its samples once)", 0, 0}, \
-    {"seed", OPT_LONG, &(o).seed, "N", "random seed (init, sampling, shuffling)", 0, 9.2e18},           \
+    {"random-seed", OPT_LONG, &(o).seed, "N", "random seed (init, sampling, shuffling)", 0, 9.2e18},           \
     {"cache", OPT_OUTPUT, &(o).cache, "PATH", "frozen-prefix cache, shared by models on the same samples+encoder+F (default: OUT/prefix-cache.mp)", 0, 0}, \
     {"cache-dtype", OPT_STRING, &(o).cache_dtype, "f16|bf16", "storage of a newly built cache", 0, 0}, \
     {"resume", OPT_FLAG, &(o).resume, NULL, "continue from the last complete epoch in OUT", 0, 0}

@@ -59,7 +59,7 @@ field() {
 }
 ratio() { echo "scale=2; $1 / $2" | bc; }
 
-TRAIN="$BIN/train-mlm --samples samples.mp --config small.json --batch 32 --seed 1 --epochs 1"
+TRAIN="$BIN/train-mlm --samples samples.mp --config small.json --batch 32 --random-seed 1 --epochs 1"
 declare -A PH STARTUP
 # task KEY PHASE OTHER_PHASE cmd...: the three runs of a task; OTHER_PHASE (or "") is a phase of
 # the same run that is neither the measured one nor start-up (the cache runs' short epoch).

@@ -43,14 +43,14 @@ phase() {
 }
 echo "== probexpan serve on $run ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
 echo "RSS after loading: $(rss)"
-phase "cold: 1 client, 30 noclen expansions (no row kept yet)" --clients 1 --only expand --requests 30 --variant noclen --size 50 --seed 3
-phase "autocomplete alone: 1 client, 3,000 requests" --clients 1 --only autocomplete --requests 3000 --seed 4
+phase "cold: 1 client, 30 noclen expansions (no row kept yet)" --clients 1 --only expand --requests 30 --variant noclen --size 50 --random-seed 3
+phase "autocomplete alone: 1 client, 3,000 requests" --clients 1 --only autocomplete --requests 3000 --random-seed 4
 (sleep $((secs / 2)); echo "RSS halfway through the load: $(rss)") &
 phase "load: $clients clients for $secs s, 4 autocomplete + 1 noclen expansion each round" --clients "$clients" --seconds "$secs" --variant noclen --size 50
 wait $!
 echo "RSS after the load: $(rss)"
 (sleep $((full_secs / 2)); echo "RSS halfway through the full method: $(rss)") &
-phase "full method: 2 clients for $full_secs s" --clients 2 --seconds "$full_secs" --only expand --variant full --size 50 --seed 2
+phase "full method: 2 clients for $full_secs s" --clients 2 --seconds "$full_secs" --only expand --variant full --size 50 --random-seed 2
 wait $!
 echo "RSS at the end: $(rss)"
 kill -TERM $pid

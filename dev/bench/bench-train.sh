@@ -59,7 +59,7 @@ echo "cached training: $(grep 'epoch 1/1: loss' base-train.err | sed 's/.*epoch 
 # a second ensemble member, another seed, on the same encoder (the first model's checkpoint as
 # --model: its 11 frozen layers are the random init, so the cache fingerprint matches)
 timed base-train2 $BIN/train-mlm --samples base-samples.mp --model base-model/final --epochs 1 \
-    --samples-per-entity 8 $T --out base-model2 --cache base-cache.mp --seed 2
+    --samples-per-entity 8 $T --out base-model2 --cache base-cache.mp --random-seed 2
 echo "2nd model (seed 2) reusing the cache: $(grep 'epoch 1/1: loss' base-train2.err | sed 's/.*epoch 1\/1: //'), wall $(field base-train2 s) s, rebuilt: $(grep -c 'building the frozen' base-train2.err)"
 timed base-infer $BIN/infer --model base-model/final --samples base-samples.mp --out base-dists.mp $T
 s=$(field base-infer s)

@@ -207,7 +207,7 @@ int main(int argc, char **argv) {
         {"copies", OPT_LONG, &copies, "N", "copies of the input in the output (1 = the input itself)", 1, 1000},
         {"band", OPT_LONG, &band, "B", "a drawn word is replaced by one of the B drawn words nearest in frequency rank",
          1, 1000000},
-        {"seed", OPT_LONG, &seed, "S", "seed of the copies' permutations (copy i uses S * 1000 + i)", 0, 1e9},
+        {"random-seed", OPT_LONG, &seed, "S", "random seed of the copies' permutations (copy i uses S * 1000 + i)", 0, 1e9},
         {"out", OPT_STRING, &out, "DIR", "output dataset folder (required; must not exist)", 0, 0},
         {0}};
     const cli_spec spec = {

@@ -7,7 +7,7 @@
  * requests (with --seconds as a time limit) — a fixed amount of work, for measuring the
  * server's CPU time per request.
  *
- *   serve_load HOST PORT [--clients 8] [--seconds 60] [--variant noclen] [--size 50] [--seed 1]
+ *   serve_load HOST PORT [--clients 8] [--seconds 60] [--variant noclen] [--size 50] [--random-seed 1]
  *                        [--only autocomplete|expand] [--requests N]
  *
  * The seeds are drawn from the server's own /api/entities answer, so the load fits any run. */
@@ -163,7 +163,7 @@ static void report(const char *what, latencies *l) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--seed N] [--only autocomplete|expand] [--requests N]\n");
+        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--random-seed N] [--only autocomplete|expand] [--requests N]\n");
         return 2;
     }
     host = argv[1];
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--seconds")) seconds = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--variant")) variant = argv[i + 1];
         else if (!strcmp(argv[i], "--size")) size = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed")) seed = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--random-seed")) seed = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--only")) only = argv[i + 1];
         else if (!strcmp(argv[i], "--requests")) max_requests = atoll(argv[i + 1]);
         else { fprintf(stderr, "serve_load: unknown option %s\n", argv[i]); return 2; }

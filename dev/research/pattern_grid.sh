@@ -38,7 +38,7 @@ variant min-entities-4     8000 --min-entities 4
 variant idf-power-1        8000 --idf-power 1
 variant temperature-0.25   8000 --temperature 0.25
 variant temperature-4      8000 --temperature 4
-variant fraction-0.8       8000 --feature-fraction 0.8 --seed 2
+variant fraction-0.8       8000 --feature-fraction 0.8 --random-seed 2
 variant prediction         8000 --estimator prediction
 variant vocab-4000         4000
 variant vocab-30000        30000

@@ -850,7 +850,7 @@ int main(int argc, char **argv) {
         {"data", OPT_STRING, &data, "PATH", "dataset folder or archive", 0, 0},
         {"mode", OPT_STRING, &mode, "ctx|sgns", "what to train", 0, 0},
         {"tag", OPT_STRING, &tag, "NAME", "label of the RESULT line", 0, 0},
-        {"seed", OPT_INT, &co.seed, "N", "random seed", 0, 1e9},
+        {"random-seed", OPT_INT, &co.seed, "N", "random seed", 0, 1e9},
         {"dim", OPT_INT, &co.dim, "H", "ctx: encoder dim", 1, 4096},
         {"window", OPT_INT, &co.window, "W", "ctx: bag-of-words window (0 = sentence)", 0, 1000},
         {"sides", OPT_INT, &co.sides, "0|1", "ctx: separate left/right rows", 0, 1},

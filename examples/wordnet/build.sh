@@ -7,7 +7,7 @@
 # is stored in the repository; it is read at build time.
 #
 # Usage: build.sh [--wordnet DIR] [--annotate BIN] [--min-mentions N]
-#                 [--queries N] [--seed N] --out DIR
+#                 [--queries N] [--random-seed N] --out DIR
 # Exit: 0 ok, 2 usage, 3 bad input (WordNet files missing), else annotate's code.
 set -eu
 
@@ -19,14 +19,14 @@ queries=5
 seed=20220711
 out=
 
-usage() { echo "usage: $0 [--wordnet DIR] [--annotate BIN] [--min-mentions N] [--queries N] [--seed N] --out DIR" >&2; exit 2; }
+usage() { echo "usage: $0 [--wordnet DIR] [--annotate BIN] [--min-mentions N] [--queries N] [--random-seed N] --out DIR" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --wordnet) wordnet=${2:?}; shift 2 ;;
         --annotate) annotate=${2:?}; shift 2 ;;
         --min-mentions) min_mentions=${2:?}; shift 2 ;;
         --queries) queries=${2:?}; shift 2 ;;
-        --seed) seed=${2:?}; shift 2 ;;
+        --random-seed) seed=${2:?}; shift 2 ;;
         --out) out=${2:?}; shift 2 ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage ;;
@@ -54,7 +54,7 @@ awk -v out="$work" -f "$here/wordnet.awk" $files
 sed 's/^/build.sh: /' "$work/stats.txt" >&2
 
 "$annotate" --lines --ids --entities "$work/entities.tsv" --classes "$work/classes" \
-    --min-mentions "$min_mentions" --max-words 150 --queries "$queries" --seed "$seed" \
+    --min-mentions "$min_mentions" --max-words 150 --queries "$queries" --random-seed "$seed" \
     --out "$out" "$work/corpus.tsv"
 
 version=$(dpkg-query -W -f '${Version}' wordnet-base 2>/dev/null || echo unknown)
@@ -65,6 +65,6 @@ Built by examples/wordnet/build.sh from $wordnet (Debian wordnet-base $version;
 WordNet 3.0, Princeton University, WordNet 3.0 license: permissive, BSD-style).
 Corpus: glosses and usage examples of all parts of speech. Entities: capitalised
 noun lemmas. Classes: instances (@i pointers) of 13 WordNet class synsets.
-Matching: annotate --min-mentions $min_mentions --max-words 150 --queries $queries --seed $seed.
+Matching: annotate --min-mentions $min_mentions --max-words 150 --queries $queries --random-seed $seed.
 EOT
 mv "$work/SOURCES.md" "$out/SOURCES.md"

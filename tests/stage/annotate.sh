@@ -96,8 +96,8 @@ printf 'Texas\nUtah\nIowa\nOhio\nOregon\n' >cl.tsv
 rep() { for _ in $(seq "$2"); do printf '%s is here. ' "$1"; done; }
 { rep Oregon 5; rep Ohio 4; rep Iowa 3; rep Utah 2; rep Texas 1; echo; } >cl.txt
 mkdir classes && printf 'Oregon\nOhio\nIowa\nUtah\nTexas\nAtlantis\n' >classes/states.txt && printf 'Atlantis\n' >classes/myths.txt
-annotate --classes classes --queries 4 --seed-pool 3 --seed 5 --entities cl.tsv --out o/c1 cl.txt 2>err
-ann --classes classes --queries 4 --seed-pool 3 --seed 5 --entities cl.tsv --out o/c2 cl.txt 2>/dev/null
+annotate --classes classes --queries 4 --seed-pool 3 --random-seed 5 --entities cl.tsv --out o/c1 cl.txt 2>err
+ann --classes classes --queries 4 --seed-pool 3 --random-seed 5 --entities cl.tsv --out o/c2 cl.txt 2>/dev/null
 [ "$(cat o/c1/gt/states.txt)" = "$(printf '0\tTexas\t1\n1\tUtah\t1\n2\tIowa\t1\n3\tOhio\t1\n4\tOregon\t1')" ] &&
     pass gt_written || fail gt_written "$(cat o/c1/gt/states.txt)"
 # every query: 3 distinct seeds, all among the 3 most-mentioned (Iowa 2, Ohio 3, Oregon 4)

@@ -33,7 +33,7 @@ if [ "$ok" -ge 15 ]; then pass argmax-is-own-entity; else fail argmax-is-own-ent
 infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d2.mp" --threads 1 --quiet
 # the same run twice: same thread count and batch shapes, so the same BLAS kernels and bits
 check deterministic cmp <(inspect --full "$WORK/d.mp" | tail -n +2) <(inspect --full "$WORK/d2.mp" | tail -n +2)
-expect_exit cap-runs 0 '' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d3.mp" --max-samples-per-entity 3 --seed 4 --threads 1
+expect_exit cap-runs 0 '' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/d3.mp" --max-samples-per-entity 3 --random-seed 4 --threads 1
 check cap-recorded grep -q '"max_samples_per_entity":3' <(inspect --header "$WORK/d3.mp")
 
 mk_synth "$WORK/syn2" 9 3

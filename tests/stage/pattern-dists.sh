@@ -63,8 +63,8 @@ done
 params_are_options params-are-options pattern-dists "$WORK/similarity.mp"
 check bag-recorded-as-resolved test "$(inspect --header "$WORK/similarity.mp" | jq -c '[.params.bag, .params.min_entities]')" = '[8,2]'
 check lineage-to-samples grep -q '\[samples\]' <(catalog --catalog "$WORK/catalog.sqlite" lineage "$WORK/similarity.mp")
-pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 2 --out "$WORK/f2.mp" --quiet
-pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --seed 3 --out "$WORK/f3.mp" --quiet
+pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --random-seed 2 --out "$WORK/f2.mp" --quiet
+pattern-dists --samples "$WORK/s.mp" --feature-fraction 0.5 --random-seed 3 --out "$WORK/f3.mp" --quiet
 check fraction-recorded grep -q '"feature_fraction":0.5' <(inspect --header "$WORK/f2.mp")
 check subsets-differ-by-seed bash -c "! cmp -s <(inspect --full '$WORK/f2.mp' | tail -n +2) <(inspect --full '$WORK/f3.mp' | tail -n +2)"
 

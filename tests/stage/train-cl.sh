@@ -35,6 +35,8 @@ if build-samples --contrastive "${PAIRS[@]}" --samples "$WORK/samples.mp" --out 
 if inspect --header "$WORK/pairs.mp" | grep -q '"kind":"pairs","schema":1' &&
    inspect --header "$WORK/pairs.mp" | grep -q '"thr_pos":3,"l_neg":8,"u_neg":16'; then
     pass pairs_artifact_header; else fail pairs_artifact_header "$(inspect --header "$WORK/pairs.mp" 2>&1)"; fi
+# header and catalog params come from build-samples' option table
+params_are_options pairs_params build-samples "$WORK/pairs.mp"
 build-samples --quiet --contrastive "${PAIRS[@]}" --samples "$WORK/samples3.mp" --out "$WORK/pairs3.mp" >/dev/null ||
     fail pairs_other_samples "cannot build pairs from samples3"
 

@@ -19,7 +19,7 @@ S=$WORK/syn.mp
 TRAIN="train-mlm --samples $S --config $FIX/tiny-config.json --batch 32 --samples-per-entity 32 $T"
 
 # --- learning: the context word determines the entity -> > 90 % accuracy
-$TRAIN --epochs 10 --seed 1 --out "$WORK/a" 2>"$WORK/a.err"
+$TRAIN --epochs 10 --random-seed 1 --out "$WORK/a" 2>"$WORK/a.err"
 acc=$(state_list "$WORK/a/final/trainer_state.json" accuracy | tail -n 1)
 if [ -n "$acc" ] && gt "$acc" 0.9; then pass synthetic-accuracy; else fail synthetic-accuracy "last-epoch accuracy '$acc' <= 0.9"; fi
 check final-is-last-epoch test "$(readlink "$WORK/a/final")" = epoch-10
@@ -31,41 +31,41 @@ check catalog-model-artifact grep -Eq "model .*$WORK/a/epoch-10\$" <(catalog ls)
 
 # --- determinism: same seed + threads -> identical weights (a 3-epoch run == epoch 3 of the
 # 10-epoch run: no schedule depends on --epochs); another seed -> different
-$TRAIN --epochs 3 --seed 1 --out "$WORK/b" 2>/dev/null
+$TRAIN --epochs 3 --random-seed 1 --out "$WORK/b" 2>/dev/null
 check same-seed-identical cmp "$WORK/a/epoch-3/model.safetensors" "$WORK/b/final/model.safetensors"
-$TRAIN --epochs 2 --seed 2 --out "$WORK/c" 2>/dev/null
+$TRAIN --epochs 2 --random-seed 2 --out "$WORK/c" 2>/dev/null
 differ other-seed-differs "$WORK/a/epoch-2/model.safetensors" "$WORK/c/final/model.safetensors"
 
 # --- resume: 2 epochs, then --resume to 4 == epoch 4 of the uninterrupted run (bit-identical)
-$TRAIN --epochs 2 --seed 1 --out "$WORK/r" 2>/dev/null
+$TRAIN --epochs 2 --random-seed 1 --out "$WORK/r" 2>/dev/null
 mkdir -p "$WORK/r/epoch-3.tmp" && echo junk >"$WORK/r/epoch-3.tmp/model.safetensors" # a crash mid-save
-expect_exit resume-runs 0 'resuming after epoch 2' ${TRAIN% --quiet} --epochs 4 --seed 1 --out "$WORK/r" --resume
+expect_exit resume-runs 0 'resuming after epoch 2' ${TRAIN% --quiet} --epochs 4 --random-seed 1 --out "$WORK/r" --resume
 check resume-bit-identical cmp "$WORK/r/final/model.safetensors" "$WORK/a/epoch-4/model.safetensors"
 check resume-optimizer-identical cmp "$WORK/r/epoch-4/optimizer.safetensors" "$WORK/a/epoch-4/optimizer.safetensors"
-expect_exit resume-other-seed 3 'seed' $TRAIN --epochs 5 --seed 9 --out "$WORK/r" --resume
-expect_exit resume-nothing-left 0 'nothing to do' ${TRAIN% --quiet} --epochs 4 --seed 1 --out "$WORK/r" --resume
+expect_exit resume-other-seed 3 'seed' $TRAIN --epochs 5 --random-seed 9 --out "$WORK/r" --resume
+expect_exit resume-nothing-left 0 'nothing to do' ${TRAIN% --quiet} --epochs 4 --random-seed 1 --out "$WORK/r" --resume
 
 # --- frozen-prefix cache: K models on one pretrained encoder (default F = layers-1 = 1)
 M=$WORK/a/final
 CT="train-mlm --samples $S --model $M --batch 32 --samples-per-entity 8 --epochs 2 --threads 1"
-$CT --seed 1 --out "$WORK/k1" --cache "$WORK/cache.mp" 2>"$WORK/k1.err"
+$CT --random-seed 1 --out "$WORK/k1" --cache "$WORK/cache.mp" 2>"$WORK/k1.err"
 check cache-built grep -q 'building the frozen-prefix cache' "$WORK/k1.err"
 ino=$(stat -c %i "$WORK/cache.mp")
-$CT --seed 2 --out "$WORK/k2" --cache "$WORK/cache.mp" 2>"$WORK/k2.err"
+$CT --random-seed 2 --out "$WORK/k2" --cache "$WORK/cache.mp" 2>"$WORK/k2.err"
 if ! grep -q building "$WORK/k2.err" && [ "$(stat -c %i "$WORK/cache.mp")" = "$ino" ]; then pass cache-reused; else fail cache-reused; fi
 check cache-kind grep -q '"kind":"cache"' <(inspect --header "$WORK/cache.mp")
-$CT --seed 1 --out "$WORK/k1b" --cache "$WORK/cache.mp" 2>/dev/null
+$CT --random-seed 1 --out "$WORK/k1b" --cache "$WORK/cache.mp" 2>/dev/null
 check cached-deterministic cmp "$WORK/k1/final/model.safetensors" "$WORK/k1b/final/model.safetensors"
-$CT --seed 1 --out "$WORK/k1r" --cache "$WORK/cache.mp" --epochs 1 2>/dev/null
-$CT --seed 1 --out "$WORK/k1r" --cache "$WORK/cache.mp" --resume 2>/dev/null
+$CT --random-seed 1 --out "$WORK/k1r" --cache "$WORK/cache.mp" --epochs 1 2>/dev/null
+$CT --random-seed 1 --out "$WORK/k1r" --cache "$WORK/cache.mp" --resume 2>/dev/null
 check cached-resume-bit-identical cmp "$WORK/k1/final/model.safetensors" "$WORK/k1r/final/model.safetensors"
 differ cached-seeds-differ "$WORK/k1/final/model.safetensors" "$WORK/k2/final/model.safetensors"
 build-samples --corpus "$WORK/syn.corpus.mp" --out "$WORK/syn3.mp" --min-samples 3 --max-samples-per-entity 10 --quiet
 expect_exit cache-other-samples 3 'samples_sha256' train-mlm --samples "$WORK/syn3.mp" --model "$M" --epochs 1 $T --out "$WORK/k3" --cache "$WORK/cache.mp"
 expect_exit cache-other-encoder 3 'encoder_sha256' $CT --quiet --out "$WORK/k4" --cache "$WORK/cache.mp" --model "$WORK/c/final"
 # two processes racing to build one cache: both succeed, one build, same result
-$CT --quiet --seed 1 --out "$WORK/p1" --cache "$WORK/race.mp" & p1=$!
-$CT --quiet --seed 1 --out "$WORK/p2" --cache "$WORK/race.mp" & p2=$!
+$CT --quiet --random-seed 1 --out "$WORK/p1" --cache "$WORK/race.mp" & p1=$!
+$CT --quiet --random-seed 1 --out "$WORK/p2" --cache "$WORK/race.mp" & p2=$!
 wait $p1; r1=$?; wait $p2; r2=$?
 if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$WORK/p1/final/model.safetensors" "$WORK/k1/final/model.safetensors" &&
     cmp -s "$WORK/p2/final/model.safetensors" "$WORK/k1/final/model.safetensors"; then pass cache-race; else fail cache-race "exits $r1 $r2"; fi
@@ -89,7 +89,7 @@ check nan-no-checkpoint test ! -e "$WORK/n/final" -a ! -e "$WORK/n/epoch-1"
 hl=$(od -An -tu4 -N4 "$WORK/c/epoch-2/optimizer.safetensors" | tr -d ' ')
 head -c 32768 /dev/zero | tr '\0' '\377' | dd of="$WORK/c/epoch-2/optimizer.safetensors" bs=1 seek=$((8 + hl)) conv=notrunc 2>/dev/null
 expect_exit nan-optimizer-state 3 'epoch-2/optimizer.safetensors: [^:]+: element 0 is -?nan' \
-    $TRAIN --epochs 3 --seed 2 --out "$WORK/c" --resume
+    $TRAIN --epochs 3 --random-seed 2 --out "$WORK/c" --resume
 check nan-keeps-last-good test "$(readlink "$WORK/c/final")" = epoch-2 -a ! -e "$WORK/c/epoch-3"
 
 # --- the mini dataset: loss falls and held-in accuracy rises (small config, short run)

@@ -182,7 +182,7 @@ static void test_options(void) {
     CHECK_EQ_INT(samples_eid(s, 1), 3);
     samples_close(s);
     /* cap 1 with min 1: every mentioned entity (5) keeps exactly one of its samples */
-    CHECK(sh("%s/build-samples --quiet --corpus %s/tiny-corpus.mp --min-samples 1 --max-samples-per-entity 1 --seed 7 --out %s/c1.mp",
+    CHECK(sh("%s/build-samples --quiet --corpus %s/tiny-corpus.mp --min-samples 1 --max-samples-per-entity 1 --random-seed 7 --out %s/c1.mp",
              bin, tmp, tmp) == 0);
     snprintf(p, sizeof p, "%s/c1.mp", tmp);
     s = samples_open(p);
@@ -194,7 +194,7 @@ static void test_options(void) {
     }
     if (samples_entities(s) == 5) CHECK_STR(sample_text(s, 4), "[CLS] [MASK] paris [SEP]"); /* Lonely */
     samples_close(s);
-    CHECK(sh("%s/build-samples --quiet --corpus %s/tiny-corpus.mp --min-samples 1 --max-samples-per-entity 1 --seed 7 --out %s/c2.mp",
+    CHECK(sh("%s/build-samples --quiet --corpus %s/tiny-corpus.mp --min-samples 1 --max-samples-per-entity 1 --random-seed 7 --out %s/c2.mp",
              bin, tmp, tmp) == 0);
     char q[512];
     snprintf(q, sizeof q, "%s/c2.mp", tmp);
