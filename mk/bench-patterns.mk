@@ -1,4 +1,4 @@
-# make bench-patterns: the pattern model (pattern-dists, issue 9) on wordnet-ese dev — wall
+# make bench-patterns: the pattern model (pattern-dists) on wordnet-ese dev — wall
 # time, entities/s and peak RSS for both estimators with 1 and 2 threads.
 # BENCH_PATTERNS_DATA: the dataset (default ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz).
 BENCH_PATTERNS_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz

@@ -1,4 +1,4 @@
-/* pattern-dists: the from-scratch entity model (issue 9) — writes the same dists artifact
+/* pattern-dists: the from-scratch entity model — writes the same dists artifact
  * as train-mlm + infer, estimated from counts of the context features around each sample's
  * [MASK] (n-gram patterns and a bag of nearby words) instead of a trained encoder
  * (common/model/pattern_model.h): seconds instead of hours, and nothing to memorise. expand,

@@ -129,7 +129,8 @@ void expansion_set_free(expansion_set *s) {
     memset(s, 0, sizeof *s);
 }
 
-void expansion_record_print(FILE *f, const expansion_record *r) {
+/* "class #q: seeds -> names..." lines for a person (--names). */
+static void expansion_record_print(FILE *f, const expansion_record *r) {
     fprintf(f, "%s #%d:", r->class_name, r->query + 1);
     for (int i = 0; i < r->nseeds; i++) fprintf(f, "%s %s", i ? "," : "", r->seed_names[i]);
     fprintf(f, "\n ->");

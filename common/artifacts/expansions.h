@@ -49,8 +49,6 @@ void expansion_set_free(expansion_set *s);
  * are borrowed), for a writer that fills a record from its own data. */
 void expansion_record_alloc_lists(expansion_record *r);
 void expansion_record_free_lists(expansion_record *r);
-/* "class #q: seeds -> names..." lines for a person (--names). */
-void expansion_record_print(FILE *f, const expansion_record *r);
 
 /* The lists on stdout for the next tool (--format): LIST_TSV is one entity a
  * line, class<TAB>query<TAB>rank<TAB>eid<TAB>name<TAB>score after a header line

@@ -159,7 +159,6 @@ void cluster_init(int *argc, char ***argv) {
     atexit(cluster_finish);
 }
 
-int cluster_has_mpi(void) { return 1; }
 int cluster_rank(void) { return rank; }
 int cluster_size(void) { return size; }
 
@@ -298,7 +297,6 @@ void cluster_init(int *argc, char ***argv) {
     if (n && atoi(n) > 1)
         die("started by mpirun with %s ranks, but this build has no MPI support (install libopenmpi-dev and rebuild)", n);
 }
-int cluster_has_mpi(void) { return 0; }
 int cluster_rank(void) { return 0; }
 int cluster_size(void) { return 1; }
 void cluster_sum_f32(float *buf, size_t n) { (void)buf, (void)n; }

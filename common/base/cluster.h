@@ -23,8 +23,6 @@
 void cluster_init(int *argc, char ***argv);
 int cluster_rank(void);
 int cluster_size(void);
-/* 1 when this build links MPI. */
-int cluster_has_mpi(void);
 
 /* In-place element-wise sums over all ranks (MPI_Allreduce with MPI_IN_PLACE). Every rank
  * gets the same bits: IEEE addition of two values does not depend on their order, so with two

@@ -35,7 +35,6 @@ outfile *outfile_open(const char *path) {
 }
 
 FILE *outfile_stream(outfile *o) { return o->f; }
-const char *outfile_path(const outfile *o) { return o->path; }
 const char *outfile_temp(const outfile *o) { return o->tmp; }
 
 void outfile_require_space(const outfile *o, uint64_t bytes) {

@@ -19,7 +19,6 @@ typedef struct outfile outfile;
 /* Checks the target and creates the temporary file (mode 0644). Dies on failure. */
 outfile *outfile_open(const char *path);
 FILE *outfile_stream(outfile *o);
-const char *outfile_path(const outfile *o);
 const char *outfile_temp(const outfile *o);
 /* Dies (exit 1) unless the target's file system has `bytes` free, saying how much
  * is needed and how much there is. */

@@ -118,7 +118,10 @@ static int64_t alias_row(const name_index *x, const char *token, const char *nor
     return -2;
 }
 
-void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
+/* Adds `alias` as another name of row `row`. Canonical names win over aliases;
+ * an alias given to two entities resolves to neither (exit 3 listing both when
+ * used). */
+static void name_index_add_alias(name_index *x, const char *alias, int64_t row) {
     char *norm = name_normalise(alias);
     if (!norm[0] || strmap_get(&x->by_name, norm, strlen(norm)) >= 0) { /* empty, or a canonical name */
         free(norm);

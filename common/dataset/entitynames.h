@@ -49,10 +49,6 @@ int64_t name_resolve(const name_index *x, const char *token, const char *source,
  * `source`, then `where` (may be NULL) and the item number ("item 2"). */
 int64_t *name_resolve_list(const name_index *x, const char *list, const char *source, const char *where, int *n);
 
-/* Adds `alias` as another name of row `row`. Canonical names win over aliases;
- * an alias given to two entities resolves to neither (exit 3 listing both when
- * used). */
-void name_index_add_alias(name_index *x, const char *alias, int64_t row);
 /* Loads aliases from `path`: a names file (schemas/names.md: name<TAB>alias...)
  * or a dataset folder/archive (its aliases.txt, same format; none is fine).
  * Each line's first field is resolved like a seed (its name or eid); lines

@@ -74,7 +74,8 @@ static void seed_file_entry(void *ctx, const char *file, int64_t lineno, char **
     add_row(s, name_resolve(s->names, fields[0], file, where));
 }
 
-int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
+/* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
+static int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
     seed_rows s = {names, NULL, 0};
     if (si->list) {
         int k;

@@ -55,9 +55,7 @@ typedef struct {
     {"seed", OPT_LIST, &(si).names, "NAME", "one seed name, alias or eid (may contain commas)", 0, 0},        \
     {"seeds-file", OPT_INPUT, &(si).file, "FILE", "seed names, aliases or eids, one per line", 0, 0}
 int seed_input_given(const seed_input *si);
-/* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
-int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n);
-/* Appends one query made of the seeds given (seed_input_resolve). */
+/* Appends one query made of the seeds given, resolved to rows (exit 3 when none). */
 void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names);
 void query_list_free(query_list *ql);
 /* Distinct class names in first-appearance order (pointers into ql; malloc'd array). */

@@ -105,7 +105,6 @@ int engine_variant_parse(const char *s) {
     return -1;
 }
 
-const char *engine_variant_name(engine_variant v) { return variant_names[v]; }
 
 engine_request engine_request_defaults(void) {
     engine_request q = {0};

@@ -70,7 +70,6 @@ const pattern_model *engine_model(const engine *g);
 typedef enum { ENGINE_FULL, ENGINE_NOEN, ENGINE_NOCL, ENGINE_NOCLEN } engine_variant;
 /* "full", "noen", "nocl", "noclen" -> the variant, else -1. */
 int engine_variant_parse(const char *s);
-const char *engine_variant_name(engine_variant v);
 
 typedef struct {
     /* as a person typed them: names (case and '_' insensitive, common/dataset/entitynames.h)

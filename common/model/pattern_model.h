@@ -1,4 +1,4 @@
-/* pattern_model: the from-scratch entity model (issue 9) — entity distributions r(e)
+/* pattern_model: the from-scratch entity model — entity distributions r(e)
  * estimated from counts of context features instead of a trained encoder.
  *
  * Features of a sample (one mention, replaced by [MASK]):
@@ -104,7 +104,6 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
  * stats' samples_unusable is -1 (unknown without the samples). */
 pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k);
 void pattern_model_free(pattern_model *m);
-int64_t pattern_model_entities(const pattern_model *m);
 
 typedef struct {
     int64_t features;         /* kept (>= min_entities entities, in the subset) */

@@ -344,6 +344,9 @@ void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b,
         prefix_cache_rows(t->cache, ids[i], *prefix + (size_t)b->off[i] * c->hidden);
 }
 
+/* The prefix argument for bert_forward_train: the cached prefix rows, or NULL without a cache. */
+static const float *trainer_prefix(const trainer *t) { return t->cache ? t->prefix : NULL; }
+
 /* Packs samples ids[0..n) into t->b and, with a cache, their prefix rows into t->prefix.
  * The prefix argument for bert_forward_train is then trainer_prefix(t). */
 static void trainer_load_batch(trainer *t, const int64_t *ids, int n) {

@@ -124,7 +124,6 @@ void trainer_load_batch_to(trainer *t, const int64_t *ids, int n, bert_batch *b,
 /* Records another input of the checkpoints (e.g. train-cl's pairs artifact): each epoch
  * folder's catalog entry lists it, with its sha256, after the samples and the encoder. */
 void trainer_add_input(trainer *t, const char *path);
-static inline const float *trainer_prefix(const trainer *t) { return t->cache ? t->prefix : NULL; }
 /* Data parallelism (common/base/cluster): sums the gradients of every trainable tensor over
  * the ranks, in every rank and in place (no copy), so that the replicas take the same AdamW
  * step; `replicated` (or NULL) is a list whose gradient every rank computed whole, left as it

@@ -14,7 +14,7 @@
 #define JSON_TYPE "application/json; charset=utf-8"
 #define SUGGESTIONS 5
 
-void expand_result_free(expand_result *r) {
+static void expand_result_free(expand_result *r) {
     free(r->rows);
     free(r->score);
     free(r->figures);

@@ -43,7 +43,6 @@ typedef struct {
     double *score;
     double *figures;
 } expand_result;
-void expand_result_free(expand_result *r);
 
 typedef struct {
     void *state;

@@ -1,4 +1,4 @@
-/* context_encoder (research code of issue 9, not part of the library): a shallow,
+/* context_encoder (research code, not part of the library): a shallow,
  * fastText-style encoder of a masked sample, measured as a from-scratch alternative to
  * BERT and superseded by the pattern model (common/model/pattern_model.h; README "From
  * scratch"). It produces the same [B, H] "hidden at [MASK]" that bert_forward_train

@@ -1,4 +1,4 @@
-/* shallow_ese: research driver for issue 9 (not shipped). Reads an ESE dataset
+/* shallow_ese: research driver for shallow from-scratch entity models (not shipped). Reads an ESE dataset
  * straight through common/dataset/dataset.h (word-level ids: lower-cased words, mentions
  * replaced by [MASK]), then either
  *   --mode ctx : trains the shallow context encoder (dev/research/context_encoder.h) with
@@ -8,7 +8,7 @@
  *                rerank.h) and the plain seed-mean ranking with MAP@10/20/50;
  *   --mode sgns: trains skip-gram with negative sampling on sentences whose
  *                mentions are single entity tokens and ranks entities by cosine to
- *                the seeds' centroid (the fastText-like baseline of issue 9);
+ *                the seeds' centroid (a fastText-like baseline);
  *                --save-vectors keeps the vectors for --init-sgns of ctx mode.
  * Prints one result line "RESULT <tag> map10 map20 map50 ... seconds". */
 #include <cblas.h>

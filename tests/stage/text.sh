@@ -1,5 +1,5 @@
 # tokenize and build-samples from the command line: --lines (the pipeline face of
-# the tokenizer), usage errors, and every bad-input case of issue 3 (exit 3, a
+# the tokenizer), usage errors, and every bad-input case of the text stages (exit 3, a
 # message naming file, member, line and reason, and no output left behind).
 source "$(dirname "$0")/lib.sh"
 FX=$PROBEXPAN_ROOT/tests/fixtures/text
