@@ -811,6 +811,12 @@ void bert_forward_all(const bert_model *m, const bert_batch *b, float **outs) {
     free(cur);
 }
 
+/* The top layer over x (the output of layer N-2) at the [MASK] rows, into hidden_mask. */
+static void top_forward(const bert_model *m, const bert_batch *b, bert_acts *a, const float *x, float *hidden_mask) {
+    layer_forward_top(&m->cfg, &m->w.layer[m->cfg.layers - 1], b, x, &a->top, a->toff);
+    memcpy(hidden_mask, a->top.out, (size_t)b->B * m->cfg.hidden * sizeof(float));
+}
+
 /* Layers nl .. N-2 over x0 (in place via the scratch layer), then the top layer. */
 static void infer_rest(const bert_model *m, const bert_batch *b, bert_acts *a, int nl,
                        float *hidden_mask) {
@@ -825,8 +831,7 @@ static void infer_rest(const bert_model *m, const bert_batch *b, bert_acts *a, i
             cur = la.out;
         }
     }
-    layer_forward_top(&m->cfg, &m->w.layer[N - 1], b, cur, &a->top, a->toff);
-    memcpy(hidden_mask, a->top.out, (size_t)b->B * m->cfg.hidden * sizeof(float));
+    top_forward(m, b, a, cur, hidden_mask);
 }
 
 static bert_acts *infer_acts(const bert_model *m, const bert_batch *b) {
@@ -865,8 +870,7 @@ void bert_forward_train(bert_model *m, bert_acts *a, const bert_batch *b,
         layer_forward_full(c, &m->w.layer[P + l], b, cur, &a->L[l], a->poff);
         cur = a->L[l].out;
     }
-    layer_forward_top(c, &m->w.layer[N - 1], b, cur, &a->top, a->toff);
-    memcpy(hidden_mask, a->top.out, (size_t)b->B * H * sizeof(float));
+    top_forward(m, b, a, cur, hidden_mask);
 }
 
 void bert_backward(bert_model *m, bert_acts *a, const bert_batch *b, const float *d_hidden) {
