@@ -384,6 +384,8 @@ pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_
 }
 
 
+int64_t pattern_model_entities(const pattern_model *m) { return m->E; }
+
 void pattern_model_free(pattern_model *m) {
     if (!m) return;
     free(m->foff);

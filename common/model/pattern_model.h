@@ -104,6 +104,7 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
  * stats' samples_unusable is -1 (unknown without the samples). */
 pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k);
 void pattern_model_free(pattern_model *m);
+int64_t pattern_model_entities(const pattern_model *m);
 
 typedef struct {
     int64_t features;         /* kept (>= min_entities entities, in the subset) */

@@ -9,10 +9,8 @@
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char path[256];
     static patmodel p;
-    if (!path[0]) snprintf(path, sizeof path, "%s", fuzz_path("patmodel.mp"));
-    fuzz_write(path, data, size);
+    const char *path = fuzz_input_file("patmodel.mp", data, size);
     FUZZ_OPEN(patmodel_read(&p, path));
     if (fuzz_rc) return 0; /* the half-built reader leaks, its mapping is released */
     FUZZ_ASSERT(p.n >= 1 && p.n <= PATMODEL_MAX_MEMBERS && p.entities >= 1 && p.features >= 0);
