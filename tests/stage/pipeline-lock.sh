@@ -18,11 +18,11 @@ else fail concurrent_runs_end "exit $ra and $rb: $(tail -n 2 "$WORK/a.log" "$WOR
 stale=""
 newer() { [ -e "$RUN/$2" ] || stale="$stale missing:$2"; [ "$RUN/$1" -nt "$RUN/$2" ] && stale="$stale $1>$2"; }
 newer params-text.txt corpus.mp
-newer params-encoder.txt samples.mp
+newer params-samples.txt samples.mp
 newer corpus.mp samples.mp
 newer params-index.txt index.mp
 newer samples.mp index.mp
-for k in 1 2; do newer params-patterns.txt model-mlm-$k.mp; newer index.mp model-mlm-$k.mp; done
+for k in 1 2; do newer params-patterns.txt phase1/model-$k.mp; newer index.mp phase1/model-$k.mp; done
 [ -z "$stale" ] && pass stamps_not_newer || fail stamps_not_newer "$stale"
 left=$(find "$RUN" -name '*.new*' -o -name '*.tmp.*')
 [ -z "$left" ] && pass no_temp_left || fail no_temp_left "$left"

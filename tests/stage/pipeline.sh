@@ -49,7 +49,7 @@ grep -q -- "--pairs $WORK/dry/phase3-single/pairs.mp" "$WORK/dry.noen" && grep -
 # help: every named target and every variable of the pipeline's make files, described
 $MK DATA=x help >"$WORK/help" 2>&1
 missing=""
-for name in $(sed -n 's/^\.PHONY: //p' "$PROBEXPAN_ROOT/pipelines/probexpan.mk" | tr ' ' '\n' | grep -v '^FORCE$') \
+for name in $(sed -n 's/^\.PHONY: //p' "$PROBEXPAN_ROOT/pipelines/probexpan.mk" | tr ' ' '\n' | grep -v '^FORCE$\|^run-lock$\|^\$(') \
             $(sed -n 's/^\([A-Z_][A-Z0-9_]*\) *?=.*/\1/p' "$PROBEXPAN_ROOT"/pipelines/*.mk); do
     grep -Eq "^  ([a-z0-9-]+ )*$name( |$)" "$WORK/help" || missing="$missing $name"
 done
