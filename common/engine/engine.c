@@ -131,7 +131,8 @@ typedef struct {
     uint8_t *owned;           /* [E] 1: cache[e] is this call's (else the engine's kept row) */
     pattern_scratch *scratch; /* the call's, shared by its sources */
     int32_t *mark;            /* mean scratch, all -1 */
-    row_source src;
+    sparse_row_getter getter; /* rows_get over this struct */
+    row_source src;           /* the rows; this struct must not move */
 } model_rows;
 
 /* Row e of model k, unrefined: the engine's kept row, or computed and then kept while the
@@ -156,7 +157,8 @@ static const sparse_row *unrefined_row(const engine *g, int k, int64_t e, patter
     return other;
 }
 
-static const sparse_row *rows_get(model_rows *r, int64_t e) {
+static const sparse_row *rows_get(void *ctx, int64_t e) {
+    model_rows *r = ctx;
     if (r->cache[e]) return r->cache[e];
     sparse_row parts[ENGINE_MAX_MODELS];
     const sparse_row *pp[ENGINE_MAX_MODELS];
@@ -179,18 +181,6 @@ static const sparse_row *rows_get(model_rows *r, int64_t e) {
     return r->cache[e] = out;
 }
 
-static const float *src_row(void *ctx, int64_t e, float *scratch) {
-    sparse_row_dense(rows_get(ctx, e), scratch);
-    return scratch;
-}
-
-static float src_at(void *ctx, int64_t e, int64_t j) { return sparse_row_at(rows_get(ctx, e), j); }
-
-static void src_sums(void *ctx, int64_t e, double *sum, double *logsum) {
-    const sparse_row *r = rows_get(ctx, e);
-    *sum = r->sum;
-    *logsum = r->logsum;
-}
 
 /* Rows of the mean of models idx[0..k-1] (refinements ref[] or NULL). */
 static void rows_init(model_rows *r, const engine *g, const int *idx, int k, pattern_refinement *const *ref,
@@ -207,7 +197,8 @@ static void rows_init(model_rows *r, const engine *g, const int *idx, int k, pat
     r->owned = xcalloc((size_t)r->E, 1);
     r->scratch = scratch;
     r->mark = mark;
-    r->src = (row_source){r->E, r, src_row, src_at, src_sums};
+    r->getter = (sparse_row_getter){rows_get, r};
+    r->src = sparse_row_source(r->E, &r->getter);
 }
 
 static void rows_free(model_rows *r) {

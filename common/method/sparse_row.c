@@ -86,3 +86,25 @@ void sparse_row_mean(const sparse_row *const *rows, int k, sparse_row *out, int3
     free(acc);
     sparse_row_finish(out);
 }
+
+static const sparse_row *getter_row(void *ctx, int64_t e) {
+    const sparse_row_getter *g = ctx;
+    return g->get(g->ctx, e);
+}
+
+static const float *source_row(void *ctx, int64_t e, float *scratch) {
+    sparse_row_dense(getter_row(ctx, e), scratch);
+    return scratch;
+}
+
+static float source_at(void *ctx, int64_t e, int64_t j) { return sparse_row_at(getter_row(ctx, e), j); }
+
+static void source_sums(void *ctx, int64_t e, double *sum, double *logsum) {
+    const sparse_row *r = getter_row(ctx, e);
+    *sum = r->sum;
+    *logsum = r->logsum;
+}
+
+row_source sparse_row_source(int64_t n, const sparse_row_getter *g) {
+    return (row_source){n, (void *)g, source_row, source_at, source_sums};
+}

@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "method/rowsource.h"
+
 typedef struct {
     int64_t n;         /* row length (entities) */
     float background;  /* value of every column not listed */
@@ -37,5 +39,13 @@ void sparse_row_dense(const sparse_row *r, float *out);
  * values in row order divided by k, rounded to float; listed columns = union of the inputs'.
  * `mark` is scratch of n int32 set to -1 (left so). */
 void sparse_row_mean(const sparse_row *const *rows, int k, sparse_row *out, int32_t *mark);
+
+/* Rows that get(ctx, e) returns (computed or kept by its owner, valid while the source is used). */
+typedef struct {
+    const sparse_row *(*get)(void *ctx, int64_t e);
+    void *ctx;
+} sparse_row_getter;
+/* The rows of `g` (n entities) as a row source; g is kept by pointer and must not move. */
+row_source sparse_row_source(int64_t n, const sparse_row_getter *g);
 
 #endif

@@ -6,7 +6,8 @@
 
 #include "base/error.h"
 
-static const sparse_row *rows_get(pattern_rows *r, int64_t e) {
+static const sparse_row *rows_get(void *ctx, int64_t e) {
+    pattern_rows *r = ctx;
     if (r->cache[e]) return r->cache[e];
     sparse_row *out = xcalloc(1, sizeof *out);
     if (r->k == 1) {
@@ -25,18 +26,6 @@ static const sparse_row *rows_get(pattern_rows *r, int64_t e) {
     return r->cache[e] = out;
 }
 
-static const float *src_row(void *ctx, int64_t e, float *scratch) {
-    sparse_row_dense(rows_get(ctx, e), scratch);
-    return scratch;
-}
-
-static float src_at(void *ctx, int64_t e, int64_t j) { return sparse_row_at(rows_get(ctx, e), j); }
-
-static void src_sums(void *ctx, int64_t e, double *sum, double *logsum) {
-    const sparse_row *r = rows_get(ctx, e);
-    *sum = r->sum;
-    *logsum = r->logsum;
-}
 
 void pattern_rows_init(pattern_rows *r, int k, const pattern_model *const *m, const pattern_refinement *const *ref) {
     if (k < 1 || k > PATTERN_ROWS_MAX) die("pattern_rows_init: %d models (expected 1..%d)", k, PATTERN_ROWS_MAX);
@@ -53,7 +42,8 @@ void pattern_rows_init(pattern_rows *r, int k, const pattern_model *const *m, co
     r->scratch = pattern_scratch_new(m[0]);
     r->mark = xmalloc(sizeof(int32_t) * (size_t)(r->E + 1));
     for (int64_t e = 0; e < r->E; e++) r->mark[e] = -1;
-    r->src = (row_source){r->E, r, src_row, src_at, src_sums};
+    r->getter = (sparse_row_getter){rows_get, r};
+    r->src = sparse_row_source(r->E, &r->getter);
 }
 
 void pattern_rows_forget(pattern_rows *r) {

@@ -30,7 +30,8 @@ typedef struct {
     int64_t *kept, nkept;     /* the rows computed, in order */
     pattern_scratch *scratch;
     int32_t *mark;            /* sparse_row_mean's scratch, all -1 */
-    row_source src;           /* the rows; src.ctx is this struct, which must not move */
+    sparse_row_getter getter; /* rows_get over this struct */
+    row_source src;           /* the rows; this struct must not move */
 } pattern_rows;
 
 /* The mean of models m[0..k-1] (1 <= k <= PATTERN_ROWS_MAX, same entities), model i refined by
