@@ -75,7 +75,7 @@ test-asan: deps
 	$(MAKE) all BUILD=build-asan BIN=bin-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	ASAN_OPTIONS=detect_leaks=1 PROBEXPAN_ASAN=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-1800} PROBEXPAN_BIN=$(CURDIR)/bin-asan PROBEXPAN_TESTBIN=$(CURDIR)/build-asan/tests bash tests/run.sh
 
-## seconds per fuzz target
+## total seconds of fuzzing, shared equally by the targets (tests/fuzz/run.sh)
 FUZZ_SECONDS ?= 30
 ## every libFuzzer target of tests/fuzz for FUZZ_SECONDS
 fuzz: deps
