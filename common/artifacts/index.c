@@ -91,11 +91,7 @@ void index_read(corpus_index *x, const char *path) {
     artifact_expect(r, &o, "the mentions map {samples, samples_sha256, mentions}");
     if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the mentions map");
     x->samples = mp_get_int(r, &o, "samples");
-    char *sha = mp_get_str(r, &o, "samples_sha256");
-    if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
-        artifact_bad(r, "samples_sha256: expected 64 lowercase hex digits");
-    memcpy(x->samples_sha256, sha, 65);
-    free(sha);
+    mp_get_sha256(r, &o, "samples_sha256", x->samples_sha256);
     x->mentions = xmalloc(sizeof(int64_t) * (size_t)E);
     mp_read_le_bin(r, &o, "mentions", E, 8, x->mentions);
     int64_t total = 0;

@@ -60,11 +60,7 @@ void patmodel_read(patmodel *p, const char *path) {
     msgpack_object o;
     artifact_expect(r, &o, "the model map {index_samples_sha256, entities, features, members}");
     if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the model map");
-    char *sha = mp_get_str(r, &o, "index_samples_sha256");
-    if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
-        artifact_bad(r, "index_samples_sha256: expected 64 lowercase hex digits");
-    memcpy(p->samples_sha256, sha, 65);
-    free(sha);
+    mp_get_sha256(r, &o, "index_samples_sha256", p->samples_sha256);
     p->entities = mp_get_int(r, &o, "entities");
     p->features = mp_get_int(r, &o, "features");
     if (p->entities < 1 || p->features < 0 || p->features > INT32_MAX)

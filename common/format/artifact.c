@@ -530,6 +530,14 @@ char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key)
     s[o->via.str.size] = '\0';
     return s;
 }
+
+void mp_get_sha256(artifact_reader *r, const msgpack_object *map, const char *key, char out[65]) {
+    char *sha = mp_get_str(r, map, key);
+    if (strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
+        artifact_bad(r, "%s: expected 64 lowercase hex digits", key);
+    memcpy(out, sha, 65);
+    free(sha);
+}
 const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map, const char *key) {
     const msgpack_object *o = mp_get(r, map, key, 1);
     if (o->type != MSGPACK_OBJECT_ARRAY) artifact_bad(r, "'%s': expected an array", key);

@@ -111,6 +111,8 @@ int64_t mp_get_int(artifact_reader *r, const msgpack_object *map, const char *ke
 double mp_get_double(artifact_reader *r, const msgpack_object *map, const char *key);
 /* Returns a malloc'd NUL-terminated copy. */
 char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key);
+/* String field `key` holding a sha256 as 64 lowercase hex digits, copied into out (65 bytes). */
+void mp_get_sha256(artifact_reader *r, const msgpack_object *map, const char *key, char out[65]);
 const msgpack_object *mp_get_array(artifact_reader *r, const msgpack_object *map, const char *key);
 /* Array field `key` as a malloc'd copy (room for one more element; strings malloc'd each),
  * its length in *n; with want >= 0 it must have exactly `want` items. Exit 3 naming the key
