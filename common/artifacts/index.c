@@ -66,9 +66,9 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
  * least min_entities of them, counts >= 1. */
 static void check_counts(artifact_reader *r, const pattern_counts *k, int min_entities) {
     for (int64_t f = 0; f < k->F; f++)
-        if (k->foff[f + 1] - k->foff[f] < min_entities)
-            artifact_bad(r, "feature %lld has %lld entities: expected offsets ascending by at least min_entities %d",
-                         (long long)f, (long long)(k->foff[f + 1] - k->foff[f]), min_entities);
+        if (k->foff[f] < 0 || k->foff[f + 1] < k->foff[f] || k->foff[f + 1] - k->foff[f] < min_entities)
+            artifact_bad(r, "feature %lld has offsets %lld..%lld: expected offsets from 0 ascending by at least "
+                         "min_entities %d", (long long)f, (long long)k->foff[f], (long long)k->foff[f + 1], min_entities);
     for (int64_t f = 0; f < k->F; f++) {
         int64_t a = k->foff[f], b = k->foff[f + 1];
         for (int64_t p = a; p < b; p++) {
