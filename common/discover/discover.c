@@ -138,10 +138,12 @@ struct discover {
     counter words;     /* every token */
     counter spans;     /* candidate spans, tokens joined by ' ' */
     counter acronyms;  /* "ACR\texpansion" pairs (mid only) */
+    counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
     int64_t name_words, pruned;
     char *key;
     size_t keycap;
     token_class *cls;
+    int *alone, *runs; /* one sentence's one-word whole runs (token index) and runs (start, end) */
     int clscap;
 };
 
@@ -151,6 +153,7 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->words, 2);
     counter_init(&d->spans, 4);
     counter_init(&d->acronyms, 1);
+    counter_init(&d->together, 1);
     return d;
 }
 
@@ -159,8 +162,11 @@ void discover_free(discover *d) {
     counter_free(&d->words);
     counter_free(&d->spans);
     counter_free(&d->acronyms);
+    counter_free(&d->together);
     free(d->key);
     free(d->cls);
+    free(d->alone);
+    free(d->runs);
     free(d);
 }
 
@@ -241,11 +247,35 @@ static void count_acronyms(discover *d, char *const *tokens, int n) {
     }
 }
 
+/* Each one-word whole run of the sentence with each longer span of name
+ * words ending with the same word ("Eyre , Lake Eyre :" -> "Eyre\tLake
+ * Eyre"): the text's own evidence of which long form the short name stands for. */
+static void count_together(discover *d, char *const *tokens, int nalone, int nruns) {
+    for (int k = 0; k < nalone; k++) {
+        const char *w = tokens[d->alone[k]];
+        size_t wl = strlen(w);
+        for (int r = 0; r < nruns; r++)
+            for (int b = d->runs[2 * r] + 1; b < d->runs[2 * r + 1]; b++) {
+                if (strcmp(tokens[b], w)) continue;
+                for (int a = b - 1; a >= d->runs[2 * r] && b - a < d->p.max_len; a--) {
+                    if (d->cls[a] != TOKEN_NAME) continue;
+                    size_t len = join(d, tokens, a, b, ' ');
+                    char *pair = xasprintf("%s\t%.*s", w, (int)len, d->key);
+                    counter_add(&d->together, pair, wl + 1 + len, MID, 1);
+                    free(pair);
+                }
+            }
+    }
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
         d->cls = xrealloc(d->cls, sizeof *d->cls * (size_t)d->clscap);
+        d->alone = xrealloc(d->alone, sizeof *d->alone * (size_t)d->clscap);
+        d->runs = xrealloc(d->runs, sizeof *d->runs * (size_t)d->clscap * 2);
     }
+    int nalone = 0, nruns = 0;
     token_class *cls = d->cls;
     int start = -1; /* the first word of the sentence (after opening quotes/brackets) */
     for (int i = 0; i < n; i++) {
@@ -283,34 +313,59 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 size_t len = join(d, tokens, a, b, ' '); /* before d->key is read: join may move it */
                 int64_t *v = counter_slots(&d->spans, d->key, len);
                 v[a == start ? INIT : MID]++;
-                if ((a == i || (i == start && a == rest)) && b == e - 1) v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                if ((a == i || (i == start && a == rest)) && b == e - 1) {
+                    v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                    if (a == b) d->alone[nalone++] = a;
+                }
             }
         }
+        d->runs[2 * nruns] = i;
+        d->runs[2 * nruns++ + 1] = e;
         i = e;
     }
+    count_together(d, tokens, nalone, nruns);
     count_acronyms(d, tokens, n);
     if (d->spans.n > d->p.max_table) {
         counter_prune(&d->spans);
         d->pruned++;
     }
+    if (d->together.n > d->p.max_table) counter_prune(&d->together);
 }
 
 /* ---------------- selection ---------------- */
 
+/* Occurrences of the capitalised word `w` away from sentence starts (*mid)
+ * and of its case-folded form anywhere (*lower). */
+static void case_counts(const discover *d, const char *w, size_t len, int64_t *mid, int64_t *lower) {
+    int64_t i = strmap_get(&d->words.map, w, len);
+    *mid = i < 0 ? 0 : d->words.v[i * d->words.slots + MID];
+    *lower = 0;
+    utf8proc_uint8_t *folded = NULL;
+    char *copy = xasprintf("%.*s", (int)len, w);
+    if (utf8proc_map((const utf8proc_uint8_t *)copy, 0, &folded, UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE) >= 0 &&
+        strcmp((char *)folded, copy))
+        *lower = counter_total(&d->words, (char *)folded, strlen((char *)folded));
+    free(folded);
+    free(copy);
+}
+
 /* Is the capitalised word `w` usually capitalised: seen capitalised away from
  * sentence starts, and its case-folded form at most twice as frequent there? */
 static int usually_capitalised(const discover *d, const char *w, size_t len) {
-    int64_t i = strmap_get(&d->words.map, w, len);
-    int64_t mid = i < 0 ? 0 : d->words.v[i * d->words.slots + MID];
-    utf8proc_uint8_t *folded = NULL;
-    char *copy = xasprintf("%.*s", (int)len, w);
-    int64_t lower = 0;
-    if (utf8proc_map((const utf8proc_uint8_t *)copy, 0, &folded, UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE) >= 0 &&
-        strcmp((char *)folded, copy))
-        lower = counter_total(&d->words, (char *)folded, strlen((char *)folded));
-    free(folded);
-    free(copy);
+    int64_t mid, lower;
+    case_counts(d, w, len, &mid, &lower);
     return mid >= 1 && lower <= 2 * mid;
+}
+
+/* A first name or title ("Greta", "Sir", "Mr."), not a common word that also
+ * heads or qualifies names ("Lake", "North", "New", "Upper", "General"): its
+ * lower-case form is at most PROPER_LOWER_SHARE as frequent as the word
+ * capitalised away from sentence starts. */
+#define PROPER_LOWER_SHARE 0.15
+static int proper_word(const discover *d, const char *w, size_t len) {
+    int64_t mid, lower;
+    case_counts(d, w, len, &mid, &lower);
+    return mid >= 1 && (double)lower <= PROPER_LOWER_SHARE * (double)mid;
 }
 
 static int letters(const char *s) {
@@ -530,34 +585,49 @@ static int has_connector(const cand *c) {
     return 0;
 }
 
-/* Are the words of c before its last one no names of their own (first names,
- * titles: neither kept nor merged)? */
-static int only_last_word_named(const cand *cs, const strmap *index, const cand *c) {
+/* Are the words of c before its last one proper words (proper_word), and
+ * when `unnamed`, no names of their own either (neither kept nor merged)? */
+static int proper_words_before_last(const discover *d, const cand *cs, const strmap *index, const cand *c, int unnamed) {
     for (size_t b = 0, e; b < c->len; b = e + 1) {
         const char *sp = memchr(c->key + b, ' ', c->len - b);
         if (!sp) return 1;
         e = (size_t)(sp - c->key);
         int64_t w = strmap_get(index, c->key + b, e - b);
-        if (w >= 0 && (cs[w].kept || cs[w].into >= 0)) return 0;
+        if ((unnamed && w >= 0 && (cs[w].kept || cs[w].into >= 0)) || !proper_word(d, c->key + b, e - b)) return 0;
     }
     return 1;
+}
+
+/* How often the one-word name w was seen as a whole run in a sentence with
+ * the longer span f (discover.together). */
+static int64_t together(const discover *d, const cand *w, const cand *f) {
+    char *pair = xasprintf("%.*s\t%.*s", (int)w->len, w->key, (int)f->len, f->key);
+    int64_t i = strmap_get(&d->together.map, pair, w->len + 1 + f->len);
+    free(pair);
+    return i < 0 ? 0 : d->together.v[i * d->together.slots + MID];
 }
 
 /* A one-word name w and a kept longer name f without connectors that ends
  * with it ("Garbo", "Greta Garbo") are one entity
  *  - when f is w's usual long form: f is its most frequent one, at least as
- *    frequent as w alone, and covers at least half of w's occurrences inside
- *    longer runs of name words; w becomes f's alias ("Washington" alone
- *    outnumbers "George Washington": two entities);
- *  - or when f is w's only long form whose other words are no names (first
- *    names, titles: "Humphrey Davy", "New Jersey"; "Andrew Jackson" and
- *    "Michael Jackson" stay apart from "Jackson"); the one more often seen as
- *    a whole run keeps the name.
+ *    frequent as w alone, covers at least half of w's occurrences inside
+ *    longer runs of name words, and its other words are proper words
+ *    (proper_word: "South Vietnam" is not Vietnam's); w becomes f's alias
+ *    ("Washington" alone outnumbers "George Washington": two entities);
+ *  - or when f is w's only long form whose other words are first names or
+ *    titles: proper words that are no names of their own ("Humphrey Davy";
+ *    not "Lake Victoria", "New Jersey"; "Andrew Jackson" and "Michael
+ *    Jackson" stay apart from "Jackson"); the one more often seen as a whole
+ *    run keeps the name;
+ * unless w alone was seen in a sentence with another span ending with it
+ * but never with f: "Eyre , Lake Eyre" tells that this "Eyre" is not "Jane
+ * Eyre", however frequent the novel.
  * Not "Columbia" and "District of Columbia": a connector makes f a name of
  * something else. */
-static void merge_surnames(cand *cs, int64_t n, const strmap *index, aliases *al) {
+static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, aliases *al) {
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
-    int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its long form of unnamed words + w, -2: several */
+    int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its long form of first names + w, -2: several */
+    char *seen = xcalloc((size_t)n + 1, 1); /* w alone was seen in a sentence with a longer span ending with it */
     for (int64_t i = 0; i < n; i++) full[i] = only[i] = -1;
     for (int64_t i = 0; i < n; i++) {
         if (!cs[i].kept || cs[i].ntok < 2 || has_connector(&cs[i])) continue;
@@ -565,21 +635,31 @@ static void merge_surnames(cand *cs, int64_t n, const strmap *index, aliases *al
         int64_t w = strmap_get(index, sp + 1, cs[i].len - (size_t)(sp + 1 - cs[i].key));
         if (w < 0 || !cs[w].kept || cs[w].ntok != 1) continue;
         if (full[w] < 0 || preferred(&cs[i], &cs[full[w]])) full[w] = i;
-        if (only_last_word_named(cs, index, &cs[i])) only[w] = only[w] == -1 ? i : -2;
+        if (proper_words_before_last(d, cs, index, &cs[i], 1)) only[w] = only[w] == -1 ? i : -2;
+    }
+    const counter *tg = &d->together;
+    for (size_t s = 0; s < tg->map.cap; s++) {
+        if (!tg->map.hash[s]) continue;
+        const char *tab = memchr(tg->map.key[s], '\t', tg->map.klen[s]);
+        int64_t w = strmap_get(index, tg->map.key[s], (size_t)(tab - tg->map.key[s]));
+        if (w >= 0) seen[w] = 1;
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept) continue;
+        if (f < 0 || !cs[f].kept || !cs[w].kept || !proper_words_before_last(d, cs, index, &cs[f], 0) ||
+            (seen[w] && !together(d, &cs[w], &cs[f])))
+            continue;
         if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole) merge(cs, al, w, f, cs[w].whole);
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = only[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept) continue;
+        if (f < 0 || !cs[f].kept || !cs[w].kept || (seen[w] && !together(d, &cs[w], &cs[f]))) continue;
         if (cs[w].whole > cs[f].whole) merge(cs, al, f, w, 0); /* w's count has f's occurrences */
         else merge(cs, al, w, f, cs[w].whole);
     }
     free(full);
     free(only);
+    free(seen);
 }
 
 int64_t discover_finish(discover *d, discovered_name **out) {
@@ -628,7 +708,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
     merge_spelling_variants(cs, n, &al);
-    merge_surnames(cs, n, &sp->map, &al);
+    merge_surnames(d, cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
     counter *ac = &d->acronyms;
     acronym_pair *pairs = xmalloc(sizeof *pairs * (size_t)(ac->n + 1));

@@ -37,12 +37,20 @@
  *    apostrophes ("UNIX" ~ "Unix", "U. S." ~ "U.S."): the most frequent wins;
  *  - a one-word name and the most frequent kept longer name without connectors
  *    that ends with it ("Garbo" -> "Greta Garbo"), when the long form is at
- *    least as frequent as the word alone and covers at least half of the
- *    word's occurrences inside longer runs ("Washington" alone outnumbers
- *    "George Washington": two entities).
- * Memory: a table of the distinct words and one of the distinct candidate
- * spans; when the latter exceeds max_table entries the candidates seen once
- * are dropped (lossy counting: counts are then lower bounds), so memory stays
+ *    least as frequent as the word alone, covers at least half of the
+ *    word's occurrences inside longer runs and its other words are proper
+ *    words: capitalised, their lower-case form rare ("Washington" alone
+ *    outnumbers "George Washington": two entities; "South Vietnam" is not
+ *    Vietnam's long form: "south" is a common word);
+ *  - a one-word name and its only long form whose other words are first
+ *    names or titles: proper words that are no names of their own ("Davy"
+ *    ~ "Humphrey Davy"; not "Victoria" ~ "Lake Victoria");
+ *  but in neither case when the word alone was seen in a sentence with
+ *  another long form ending with it and never with this one ("Eyre , Lake
+ *  Eyre": not "Jane Eyre").
+ * Memory: a table of the distinct words, one of the distinct candidate spans
+ * and one of the (word alone, long form) pairs met in a sentence; when one
+ * of the latter exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds), so memory stays
  * bounded whatever the text size. */
 #ifndef PROBEXPAN_DISCOVER_H
 #define PROBEXPAN_DISCOVER_H

@@ -162,6 +162,54 @@ static void test_variants_merged(void) {
     discovered_names_free(names, n);
 }
 
+/* A long form whose other words are common words ("Lake", "South": seen
+ * lower-case often) names something else than its last word: no merge, by
+ * either surname rule ("South" is a name of its own, so only the usual-long-
+ * form rule could merge "Vietnam"). */
+static void test_common_word_heads_not_merged(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "we sailed on Lake Victoria today .", 3);
+    add(d, "they met Victoria today .", 5);
+    add(d, "the lake was calm and the lake was cold .", 3);
+    add(d, "they bombed South Vietnam then .", 4);
+    add(d, "they left Vietnam then .", 3);
+    add(d, "they went South then .", 5);
+    add(d, "the south was hot and the south was wet .", 5);
+    add(d, "the lamp of Humphrey Davy burned .", 3); /* a first name: merged */
+    add(d, "the lamp of Davy burned .", 5);
+    add(d, "we like Ohio a lot .", 60); /* other names: the long forms' parts occur together more than chance */
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Victoria") >= 0 && find(names, n, "Lake Victoria") >= 0);
+    CHECK(find(names, n, "Vietnam") >= 0 && find(names, n, "South Vietnam") >= 0);
+    CHECK(find(names, n, "South") >= 0);
+    CHECK(has_alias(names, n, "Davy", "Humphrey Davy"));
+    discovered_names_free(names, n);
+}
+
+/* A surname seen alone in a sentence with another long form ("Eyre , Lake
+ * Eyre") but never with its most frequent one ("Jane Eyre") stays apart. */
+static void test_short_form_with_another_long_form(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "she read Jane Eyre again .", 4);
+    add(d, "we saw Eyre , the Lake Eyre , at dawn .", 2);
+    add(d, "the lake was salty and the lake was dry .", 3);
+    add(d, "they watched Greta Garbo again .", 4); /* Garbo alone, never beside another long form: merged */
+    add(d, "later Garbo retired .", 3);
+    add(d, "we like Ohio a lot .", 60);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Eyre") >= 0 && find(names, n, "Jane Eyre") >= 0);
+    CHECK(has_alias(names, n, "Greta Garbo", "Garbo"));
+    discovered_names_free(names, n);
+}
+
 /* Lossy counting: with a tiny table the singletons are pruned, the frequent name survives. */
 static void test_pruning(void) {
     discover_params p;
@@ -197,6 +245,8 @@ RUN(test_token_class);
 RUN(test_names);
 RUN(test_parts_of_longer_names);
 RUN(test_variants_merged);
+RUN(test_common_word_heads_not_merged);
+RUN(test_short_form_with_another_long_form);
 RUN(test_pruning);
 RUN(test_nothing);
 TEST_MAIN_END
