@@ -116,6 +116,8 @@ RERANK        ?= $(BIN)/rerank
 EVALUATE      ?= $(BIN)/evaluate
 INDEX         ?= $(BIN)/index
 QUERY         ?= $(BIN)/query
+## inspect, whose JSON names the models score-models kept (the encoders)
+INSPECT       ?= $(BIN)/inspect
 
 # ---- one pipeline at a time in a run folder ----
 # make is re-run under an exclusive flock(1) of the RUN folder: a second pipeline started on
@@ -199,23 +201,28 @@ $(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-samples.txt
 $(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
 	$(INDEX) $(COMMON) --samples $< $(INDEX_FLAGS) --out $@
 
-# ---- phases 1 and 3: selection + ensemble of the K models' distributions ----
+# ---- phases 1 and 3: selection + ensemble of the K models' distributions (the model's file
+# may define its own select_rules: the encoders score seed rows and infer the ensemble) ----
+ifndef select_rules
 # select_rules(phase)
 define select_rules
 $(RUN)/$(1)/ensemble.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt
 	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $$@ --out $(RUN)/$(1)/scores.mp $$(filter %.mp,$$^)
 endef
+endif
 $(eval $(call select_rules,phase1))
 $(eval $(call select_rules,phase3))
 
 # ---- phases 2 and 4: expansion + re-ranking: $(RUN)/<name>/expansions.mp from a model's rows ----
-# expand_rules(name, dists or patmodel, size, stamp group)
+# expand_rules(name, dists or patmodel, size, stamp group); users_of_FILE: the names reading FILE
 define expand_rules
+users_of_$(2) += $(1)
 $(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt
 	@mkdir -p $(RUN)/$(1)
 	$(EXPAND) $(COMMON) $(call rows_args,$(2)) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
 $(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
 	$(RERANK) $(COMMON) $(call rows_args,$(2)) $(RERANK_FLAGS) --out $$@ $$<
+	$$(call release,$(2))
 $(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
@@ -278,6 +285,29 @@ SHOW ?= full
 ## the MAP table of variant SHOW and the top lists of three queries, for a person
 show: $(RUN)/$(SHOW)/ranked.mp
 	$(EVALUATE) --quiet --gt $(DATA) --show 3 --show-top 15 ProbExpan-$(SHOW)=$<
+# ---- at most two dists on disk (RELEASE_DISTS, set by the encoders' file): a dists is deleted
+# by the last re-ranking that reads it among those the goals ask for, and phase 3's dists wait
+# until phase 1's are gone. Goals other than the named ones (a file) keep every dists. ----
+goal_folders_full     = phase2 full
+goal_folders_default  = $(goal_folders_full)
+goal_folders_phase4   = $(goal_folders_full)
+goal_folders_noen     = phase2-single noen
+goal_folders_noclen   = noclen
+goal_folders_nocl     = nocl
+goal_folders_phase2   = phase2
+goal_folders_ablation = $(foreach v,$(VARIANTS),$(goal_folders_$(v)))
+goal_folders_show     = $(goal_folders_$(SHOW))
+RANKING_GOALS = full default phase4 noen noclen nocl phase2 ablation show
+OTHER_GOALS   = $(filter-out $(RANKING_GOALS) phase1 phase3 index help clean-run,$(or $(MAKECMDGOALS),default))
+# the folders whose rankings the goals make (KEEP: unknown, nothing is deleted)
+WANTED_FOLDERS := $(if $(OTHER_GOALS),KEEP,$(sort $(foreach g,$(or $(MAKECMDGOALS),default),$(goal_folders_$(g)))))
+# release(dists): deletes it when every wanted ranking that reads it exists
+release = $(if $(and $(RELEASE_DISTS),$(filter-out KEEP,$(WANTED_FOLDERS))),@for f in $(foreach u,$(filter $(users_of_$(1)),$(WANTED_FOLDERS)),$(RUN)/$(u)/ranked.mp); do [ -e $$f ] || exit 0; done; rm -f -- $(1) && echo "probexpan.mk: deleted $(1): the rankings asked for that read it are made")
+ifdef RELEASE_DISTS
+PHASE1_DISTS_USERS := $(filter $(users_of_$(RUN)/phase1/$(ROWS)-1.mp) $(users_of_$(RUN)/phase1/ensemble.mp),$(WANTED_FOLDERS))
+$(RUN)/phase3/ensemble.mp $(RUN)/phase3-single/$(ROWS).mp: | $(foreach u,$(PHASE1_DISTS_USERS),$(RUN)/$(u)/ranked.mp)
+endif
+
 ## the corpus index that `probexpan query --run RUN` reads
 index: $(RUN)/index.mp
 ## remove the run folder, only when the pipeline created it (its marker is there) and it is no symlink

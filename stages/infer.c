@@ -9,7 +9,10 @@
  * over its samples of softmax(head), streamed into a dists artifact
  * (common/model/entity_dists.h; memory bounded whatever V_e). --max-samples-per-entity caps the
  * samples of an entity (seeded draw, --random-seed). Under mpirun the ranks split the forward
- * batches and rank 0 writes the artifact, identical to a single-process run.
+ * batches and rank 0 writes the artifact, identical to a single-process run. --model given
+ * several times writes the models' ensemble (the mean of their rows) without a file per
+ * model; --rows-of QUERIES writes a dists-rows artifact of the query seeds' rows only (what
+ * score-models needs), running only their samples.
  * (Each mode is one run_* function below; main only parses options and dispatches.) */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "artifacts/samples.h"
+#include "dataset/queries.h"
 
 /* A loaded model: encoder (everything frozen: inference only) + entity head. */
 typedef struct {
@@ -126,13 +130,50 @@ static long run_ids(const infer_model *m, const char *path, int batch) {
     return n;
 }
 
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct seed rows of the queries at `path`, ascending, as rows of s (returns the count). */
+static int64_t seed_rows(const samples *s, const char *path, int64_t **out) {
+    entity_table t;
+    samples_entity_table(s, &t);
+    intmap row_of;
+    intmap_init(&row_of);
+    for (int64_t i = 0; i < t.n; i++) intmap_put(&row_of, t.eid[i], i);
+    name_index ni;
+    name_index_init(&ni, &t, &row_of);
+    query_list ql = {0, NULL};
+    queries_load(&ql, path, samples_path(s), &ni);
+    int64_t n = 0, *rows = NULL;
+    for (int i = 0; i < ql.n; i++) {
+        rows = xrealloc(rows, sizeof(int64_t) * (size_t)(n + ql.q[i].nseeds));
+        for (int k = 0; k < ql.q[i].nseeds; k++) rows[n++] = ql.q[i].rows[k];
+    }
+    qsort(rows, (size_t)n, sizeof(int64_t), cmp_i64);
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (!m || rows[i] != rows[m - 1]) rows[m++] = rows[i];
+    query_list_free(&ql);
+    name_index_free(&ni);
+    intmap_free(&row_of);
+    entity_table_free(&t);
+    *out = rows;
+    return m;
+}
+
 /* --samples mode: returns the number of entity rows written. */
-static int64_t run_samples(const infer_model *m, const char *model_dir, const char *samples_path,
+static int64_t run_samples(const infer_model *m, const cli_list *dirs, const char *samples_path, const char *rows_of,
                            const char *out, long max_per_entity, long seed) {
     samples *s = samples_open(samples_path);
+    entity_dists_model *models = xmalloc(sizeof *models * (size_t)dirs->n);
+    for (int k = 0; k < dirs->n; k++) models[k] = (entity_dists_model){&m[k].enc, &m[k].head, dirs->v[k]};
+    int64_t *rows = NULL, nrows = rows_of ? seed_rows(s, rows_of, &rows) : 0;
     double t0 = now_seconds();
-    entity_dists_stats st = entity_dists_write(&m->enc, &m->head, s, model_dir, out, max_per_entity,
-                                               (uint64_t)seed);
+    entity_dists_stats st = entity_dists_write(models, dirs->n, s, rows, nrows, out, max_per_entity, (uint64_t)seed);
+    free(rows);
+    free(models);
     double secs = now_seconds() - t0;
     catalog_metric("samples", (double)st.samples);
     catalog_metric("entities_per_second", st.entities / (secs > 0 ? secs : 1e-9));
@@ -145,42 +186,49 @@ static int64_t run_samples(const infer_model *m, const char *model_dir, const ch
 }
 
 int main(int argc, char **argv) {
-    const char *model = NULL, *ids = NULL, *samples_path = NULL, *out = NULL;
+    const char *ids = NULL, *samples_path = NULL, *out = NULL, *rows_of = NULL;
+    cli_list model = {0, NULL};
     int batch = 64;
     long max_per_entity = 0, seed = 1;
     const cli_option opts[] = {
-        {"model", OPT_INPUT, &model, "DIR", "model directory (config.json, model.safetensors)", 0, 0},
+        {"model", OPT_LIST, &model, "DIR", "model directory (config.json, model.safetensors); given several times "
+         "(--samples mode), the output is the models' ensemble: the mean of their distributions", 0, 0},
         {"ids", OPT_STRING, &ids, "FILE", "token-id lines ('-' = stdin); one JSON array of probabilities per line on stdout", 0, 0},
         {"batch", OPT_INT, &batch, "N", "sequences per forward pass (--ids mode)", 1, 65536},
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
+        {"rows-of", OPT_INPUT, &rows_of, "PATH", "write only the rows of these queries' seeds (a dataset or a query "
+         "file), a dists-rows artifact for score-models (--samples mode; default: every row)", 0, 0},
         {"max-samples-per-entity", OPT_LONG, &max_per_entity, "N", "use at most N samples per entity, a seeded draw (0 = all)", 0, 1e12},
         {"random-seed", OPT_LONG, &seed, "N", "random seed of the --max-samples-per-entity draw", 0, 9.2e18},
         {0}};
     const cli_spec spec = {"infer", "predicted entity distributions at [MASK] from a trained model",
-                           "[options] --model DIR (--samples FILE --out dists.mp | --ids FILE|-)",
+                           "[options] --model DIR [--model DIR...] (--samples FILE [--rows-of QUERIES] --out FILE | --ids FILE|-)",
                            "infer --model run/model-1/final --samples run/samples.mp --out run/dists-1.mp",
                            "train-mlm, train-cl, score-models", opts, 0};
     cli_parse(&spec, argc, argv);
-    if (!model) die_usage("--model is required");
+    if (!model.n) die_usage("--model is required");
     if (!ids == !samples_path) die_usage("a mode is required: --samples FILE --out FILE, or --ids FILE|-");
     if (samples_path && !out) die_usage("--samples needs --out FILE");
+    if (ids && model.n > 1) die_usage("--ids runs one model: give --model once");
+    if (ids && rows_of) die_usage("--rows-of belongs to the --samples mode");
+    if (rows_of && model.n > 1) die_usage("--rows-of scores one model: give --model once");
     cluster_init(&argc, &argv);
     if (ids && cluster_size() > 1) die_usage("--ids runs as one process; only --samples splits across mpirun ranks");
     if (cluster_rank() == 0) catalog_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
-    infer_model m;
-    model_load(&m, model);
-    if (samples_path) {
-        char buf[32];
-        int64_t n = run_samples(&m, model, samples_path, out, max_per_entity, seed);
-        log_done("%s entities -> %s", fmt_count(buf, n), out);
-        model_free(&m);
-        return 0;
-    }
-    long n = run_ids(&m, ids, batch);
-    catalog_metric("sequences", (double)n);
+    infer_model *m = xmalloc(sizeof *m * (size_t)model.n);
+    for (int k = 0; k < model.n; k++) model_load(&m[k], model.v[k]);
     char buf[32];
-    log_done("%s sequences", fmt_count(buf, n));
-    model_free(&m);
+    if (samples_path) {
+        int64_t n = run_samples(m, &model, samples_path, rows_of, out, max_per_entity, seed);
+        log_done("%s entit%s of %d model%s -> %s", fmt_count(buf, n), n == 1 ? "y" : "ies", model.n, model.n == 1 ? "" : "s", out);
+    } else {
+        long n = run_ids(&m[0], ids, batch);
+        catalog_metric("sequences", (double)n);
+        log_done("%s sequences", fmt_count(buf, n));
+    }
+    for (int k = 0; k < model.n; k++) model_free(&m[k]);
+    free(m);
+    free(model.v);
     return 0;
 }

@@ -4,9 +4,11 @@
  * geometric mean over classes (lower = more consistent). Keeps the --top k models,
  * writes their ensemble and every score in a `scores` artifact, and prints the score
  * table. The models are `dists` artifacts (the ensemble: their element-wise mean, a
- * dists written row by row) or, with --index, `patmodel` artifacts over that corpus
- * index (the ensemble: a patmodel listing the kept members, whose rows are that same
- * mean computed on demand; no E x E matrix).
+ * dists written row by row), `dists-rows` artifacts of the query seeds' rows only (infer
+ * --rows-of: all the scores read; no ensemble here: `infer --model A --model B` writes the
+ * kept models' one from their weights, so no model's full dists is ever written) or, with
+ * --index, `patmodel` artifacts over that corpus index (the ensemble: a patmodel listing the
+ * kept members, whose rows are that same mean computed on demand; no E x E matrix).
  * Cost for E entities and s seeds per class (at most CLASS_MAX_SEEDS): O(K x classes x
  * s^2 x E) for the scores, plus for dists O(top x E^2) to write the ensemble (E^2 floats
  * on disk), for patmodels O(K x feature-entity pairs) to derive each model from the
@@ -59,6 +61,17 @@ static int by_score(const void *a, const void *b) {
     const scores_model *x = *(scores_model *const *)a, *y = *(scores_model *const *)b;
     if (x->score != y->score) return x->score < y->score ? -1 : 1;
     return x < y ? -1 : x > y;
+}
+
+/* Dies with exit 3 unless dists-rows d holds the row of every seed to score. */
+static void check_seed_rows(const dists_rows *d, const row_subset *sub, int64_t *const *seeds, const int *nseeds,
+                            const char **classes, int nc) {
+    for (int c = 0; c < nc; c++)
+        for (int k = 0; nseeds[c] >= 2 && k < nseeds[c]; k++)
+            if (row_subset_slot(sub, seeds[c][k]) < 0)
+                die_input(d->path, "rows", "no row for seed \"%s\" (eid %lld) of class %s: the rows of other queries "
+                          "(write them with infer --rows-of QUERIES)", d->ent.name[seeds[c][k]],
+                          (long long)d->ent.eid[seeds[c][k]], classes[c]);
 }
 
 /* The ensemble artifact, complete but not committed. */
@@ -117,12 +130,12 @@ int main(int argc, char **argv) {
         {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
         {"top", OPT_INT, &top, "K", "models to keep (the official code keeps 2 of 5)", 1, 100000},
         {"index", OPT_INPUT, &index_path, "FILE", "the models are patmodel artifacts over this corpus index (pattern-model): rows computed on demand", 0, 0},
-        {"ensemble", OPT_OUTPUT, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact; with --index a patmodel of their members)", 0, 0},
+        {"ensemble", OPT_OUTPUT, &ensemble, "FILE", "write the element-wise mean of the kept models (a dists artifact; with --index a patmodel of their members; not from dists-rows)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "output scores artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"score-models", "rank models by seed consistency and average the best ones",
-                           "--queries PATH --out FILE [--ensemble FILE] [options] (DISTS... | --index FILE PATMODEL...)",
+                           "--queries PATH --out FILE [--ensemble FILE] [options] (DISTS... | DISTS-ROWS... | --index FILE PATMODEL...)",
                            "score-models --queries data.tar.gz --top 2 --ensemble run/ensemble.mp --out run/scores.mp "
                            "run/dists-1.mp run/dists-2.mp run/dists-3.mp",
                            "infer, pattern-model, expand", opts, CLI_ANY_ARGS};
@@ -135,20 +148,33 @@ int main(int argc, char **argv) {
     if (top > k) die_usage("--top %d: only %d models given", top, k);
     catalog_begin_beside(out);
 
-    /* dists: all mapped (the ensemble reads them together); patmodels: one at a time below */
+    /* dists (or dists-rows): all mapped (the ensemble reads them together); patmodels: one at
+     * a time below */
+    int seed_rows = !index_path && dists_is_rows(argv[first]);
+    if (seed_rows && ensemble)
+        die_usage("--ensemble needs the models' full dists: %s holds seed rows only (infer --model A --model B "
+                  "writes the ensemble of the kept models)", argv[first]);
     dists *d = xcalloc((size_t)k, sizeof *d);
+    dists_rows *dr = xcalloc((size_t)k, sizeof *dr);
+    row_subset *sub = xcalloc((size_t)k, sizeof *sub);
     corpus_index idx;
     if (index_path) index_read(&idx, index_path);
     else
         for (int i = 0; i < k; i++) {
+            if (seed_rows) {
+                dists_rows_open(&dr[i], argv[first + i]);
+                sub[i] = (row_subset){&dr[i].prob, dr[i].rows};
+                if (i) dists_check_same_table(dr[0].path, &dr[0].ent, dr[i].path, &dr[i].ent);
+                continue;
+            }
             dists_open(&d[i], argv[first + i]);
             if (i) dists_check_same_entities(&d[0], &d[i]);
         }
-    const entity_table *ent = index_path ? &idx.ent : &d[0].ent;
+    const entity_table *ent = index_path ? &idx.ent : seed_rows ? &dr[0].ent : &d[0].ent;
     name_index ni;
-    name_index_init(&ni, ent, index_path ? &idx.row_of_eid : &d[0].row_of_eid);
+    name_index_init(&ni, ent, index_path ? &idx.row_of_eid : seed_rows ? &dr[0].row_of_eid : &d[0].row_of_eid);
     query_list ql = {0, NULL};
-    queries_load(&ql, queries, index_path ? index_path : d[0].path, &ni);
+    queries_load(&ql, queries, index_path ? index_path : seed_rows ? dr[0].path : d[0].path, &ni);
     const char **classes;
     int nc = queries_classes(&ql, &classes), scored = 0;
     int64_t **seeds = xmalloc(sizeof(int64_t *) * (size_t)nc);
@@ -174,6 +200,9 @@ int main(int argc, char **argv) {
                 die_input(m[i].path, "members", "an ensemble of %d models: --ensemble averages single models (give "
                           "the members' own patmodels)", entity_rows_model(&er)->n);
             prob = er.src;
+        } else if (seed_rows) {
+            check_seed_rows(&dr[i], &sub[i], seeds, nseeds, classes, nc);
+            prob = row_source_subset(&sub[i]);
         } else {
             prob = row_source_dense(&d[i].prob);
         }
@@ -231,7 +260,11 @@ int main(int argc, char **argv) {
     name_index_free(&ni);
     if (index_path) index_free(&idx);
     else
-        for (int i = 0; i < k; i++) dists_close(&d[i]);
+        for (int i = 0; i < k; i++)
+            if (seed_rows) dists_rows_close(&dr[i]);
+            else dists_close(&d[i]);
     free(d);
+    free(dr);
+    free(sub);
     return 0;
 }

@@ -17,7 +17,11 @@
  * DISTS_SUM_TOLERANCE. The writer refuses any other row (exit 1, naming row and
  * entity); the reader checks each row the first time row_matrix_row() touches it
  * (exit 3 naming the file, byte offset, row and column), so a lazily mapped matrix
- * is never scanned as a whole. */
+ * is never scanned as a whole.
+ *
+ * `dists-rows` (schemas/dists-rows.md) is the same with the rows of some entities only (e.g.
+ * a dataset's query seeds, all that model selection reads): the entity table gains `rows`,
+ * the entity row of each matrix row. */
 #ifndef PROBEXPAN_DISTS_H
 #define PROBEXPAN_DISTS_H
 
@@ -30,6 +34,8 @@
 #define DISTS_KIND "dists"
 #define DISTS_SCHEMA 2
 #define DISTS_SUM_TOLERANCE 0.01
+#define DISTS_ROWS_KIND "dists-rows"
+#define DISTS_ROWS_SCHEMA 1
 
 /* ---------------- writing ---------------- */
 
@@ -41,6 +47,10 @@ dists_writer *dists_create(const char *path, const entity_table *t);
 artifact_writer *dists_artifact(dists_writer *w);
 /* Row i (called for i = 0 .. V_e-1 in order): V_e floats. */
 void dists_write_row(dists_writer *w, const float *mean_prob);
+/* A `dists-rows` artifact (schemas/dists-rows.md): the rows of the nrows entity rows `rows`
+ * only (ascending, distinct, each in 0..t->n-1: checked, exit 1 otherwise), each a full row of
+ * V_e columns; dists_write_row then takes those rows in that order. */
+dists_writer *dists_create_rows(const char *path, const entity_table *t, const int64_t *rows, int64_t nrows);
 /* Commits (dies unless all rows were written). */
 void dists_commit(dists_writer *w);
 /* The same without the commit: returns the complete artifact for artifact_commit_all
@@ -67,5 +77,25 @@ int64_t dists_row_of(const dists *d, int64_t eid);
 /* Dies with exit 3 unless both artifacts have the same entity table (same eids
  * and names in the same row order), naming the first differing row. */
 void dists_check_same_entities(const dists *a, const dists *b);
+/* The same for the tables of any two artifacts (paths for the message). */
+void dists_check_same_table(const char *path_a, const entity_table *a, const char *path_b, const entity_table *b);
+
+/* A dists-rows artifact: the same entity table, the rows of some entities only. */
+typedef struct {
+    artifact_reader *r;
+    const char *path;
+    entity_table ent;          /* all V_e entities: the columns */
+    intmap row_of_eid;         /* eid -> entity row */
+    int64_t nrows, *rows;      /* the entity rows held, ascending */
+    row_matrix prob;           /* mmap'd, nrows x V_e: prob row i is entity row rows[i] */
+} dists_rows;
+
+/* Opens and validates like dists_open (kind dists-rows), and that `rows` are distinct entity
+ * rows in ascending order, one per matrix row: exit 3 naming the file and byte offset. */
+void dists_rows_open(dists_rows *d, const char *path);
+void dists_rows_close(dists_rows *d);
+/* 1 when the artifact at path is a dists-rows, 0 for any other kind (reads the header only;
+ * exit 3 when the file is no artifact). */
+int dists_is_rows(const char *path);
 
 #endif

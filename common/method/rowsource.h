@@ -26,4 +26,15 @@ typedef struct {
 /* The rows of a dense matrix (n = m->cols). */
 row_source row_source_dense(const row_matrix *m);
 
+/* The rows of some entities only: row i of m is r(rows[i]) (rows ascending, m->rows of them;
+ * n = m->cols). The caller keeps s alive and asks only for entities in rows: any other is a
+ * fatal internal error (check with row_subset_slot first). */
+typedef struct {
+    const row_matrix *m;
+    const int64_t *rows;
+} row_subset;
+row_source row_source_subset(const row_subset *s);
+/* The matrix row of entity e, or -1 when s has no row for it. */
+int64_t row_subset_slot(const row_subset *s, int64_t e);
+
 #endif

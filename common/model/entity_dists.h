@@ -2,10 +2,17 @@
  * a samples artifact, r(i) = mean over its samples of softmax(head(encoder(x))),
  * streamed into a dists artifact (common/dists.h) as entities finish.
  *
+ * With several models the row written is the ensemble's: the element-wise mean of the
+ * models' rows, each rounded to float first — the same values score-models --ensemble writes
+ * from the models' own dists files, without those files. With a row list only those
+ * entities' samples are run and a dists-rows artifact is written (e.g. the query seeds' rows,
+ * all that model selection reads); their values equal the full run's up to the float
+ * rounding of other batch shapes.
+ *
  * Samples are read in row order and packed into forward batches of many samples (up to
  * ~4096 tokens, and at most ENTITY_DISTS_BATCH_FLOATS floats of head output), so a batch
  * spans several entities; one double accumulator of V_e values carries the entity in
- * progress. Memory is O(batch·V_e + V_e), whatever V_e (no V_e × V_e matrix in memory).
+ * progress. Memory is O(models·batch·V_e), whatever V_e (no V_e × V_e matrix in memory).
  * Probabilities are exp(log-softmax) renormalised in double per sample, so every row sums
  * to 1 within float rounding (~1e-7).
  *
@@ -33,10 +40,20 @@ typedef struct {
     int64_t entities, samples;
 } entity_dists_stats;
 
-/* Writes the dists artifact at out_path. The head's V must equal samples_entities(s);
- * model_dir is recorded as an input with the samples. Dies with exit 3 on a mismatch. */
-entity_dists_stats entity_dists_write(const bert_model *m, const entity_head *h, const samples *s,
-                                      const char *model_dir, const char *out_path,
+/* One model: its encoder, entity head and folder (recorded as an input; its vocab.txt is
+ * checked against the samples'). */
+typedef struct {
+    const bert_model *enc;
+    const entity_head *head;
+    const char *dir;
+} entity_dists_model;
+
+/* Writes at out_path the dists artifact of the mean of the nmodels >= 1 models (rows = NULL),
+ * or the dists-rows artifact of entity rows rows[0..nrows-1] (ascending, distinct). Every
+ * head's V must equal samples_entities(s); the model folders and the samples are recorded as
+ * inputs. Dies with exit 3 on a mismatch. */
+entity_dists_stats entity_dists_write(const entity_dists_model *models, int nmodels, const samples *s,
+                                      const int64_t *rows, int64_t nrows, const char *out_path,
                                       int64_t max_per_entity, uint64_t seed);
 
 #endif

@@ -36,7 +36,7 @@ $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OUT)/libfuzzcommon.a
 # Regenerates the writer-made seeds of the committed corpora (tests/fuzz/gen_seeds.c).
 .PHONY: seeds
 seeds: $(FUZZ_OUT)/gen_seeds
-	mkdir -p tests/fuzz/corpus-dists
+	mkdir -p tests/fuzz/corpus-dists tests/fuzz/corpus-dists_rows
 	$(FUZZ_OUT)/gen_seeds tests/fuzz
 $(FUZZ_OUT)/gen_seeds: tests/fuzz/gen_seeds.c $(FUZZ_OUT)/libfuzzcommon.a
 	$(FUZZ_CC) $(CFLAGS_F) -Wall -Wextra -Werror -o $@ $< $(FUZZ_OUT)/libfuzzcommon.a $(LIBS_F)

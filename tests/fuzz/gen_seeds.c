@@ -1,6 +1,6 @@
 /* gen_seeds: writes the committed seed files of fuzz_dists with the project's own
  * writer (dists_create / dists_write_row / dists_commit): a 1-entity and a
- * 3-entity artifact; and two hand-made hostile row-matrix headers whose
+ * 3-entity artifact (and, for fuzz_dists_rows, rows 0 and 2 of the 3-entity one); and two hand-made hostile row-matrix headers whose
  * rows * stride overflows 64 bits (rows = stride = 2^32; rows = 2^58 + 1 with
  * stride 64) and one whose cols * 4 does (cols = 2^62, stride 64). Run by `make -f tests/fuzz/build.mk seeds`; the corpus and
  * samples seeds come from bin/tokenize and bin/build-samples (see
@@ -10,14 +10,16 @@
 #include "artifacts/dists.h"
 #include "format/artifact.h"
 
-static void write_dists(const char *path, int n) {
+/* The n-entity artifact, or (rows != NULL) the dists-rows of its nrows rows. */
+static void write_dists(const char *path, int n, const int64_t *rows, int nrows) {
     static char *names[] = {"Ohio", "Texas", "New York"};
     int64_t eids[] = {7, 0, 42};
     entity_table t = {n, eids, names};
-    dists_writer *w = dists_create(path, &t);
+    dists_writer *w = rows ? dists_create_rows(path, &t, rows, nrows) : dists_create(path, &t);
     float p[3];
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < n; k++) p[k] = (k == i ? 2.0f : 1.0f) / (float)(n + 1);
+    for (int i = 0; i < (rows ? nrows : n); i++) {
+        int64_t e = rows ? rows[i] : i;
+        for (int k = 0; k < n; k++) p[k] = (k == e ? 2.0f : 1.0f) / (float)(n + 1);
         dists_write_row(w, p);
     }
     dists_commit(w);
@@ -61,9 +63,12 @@ int main(int argc, char **argv) {
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/corpus-dists/one.mp", argv[1]);
-    write_dists(path, 1);
+    write_dists(path, 1, NULL, 0);
     snprintf(path, sizeof path, "%s/corpus-dists/three.mp", argv[1]);
-    write_dists(path, 3);
+    write_dists(path, 3, NULL, 0);
+    const int64_t rows[] = {0, 2};
+    snprintf(path, sizeof path, "%s/corpus-dists_rows/two-of-three.mp", argv[1]);
+    write_dists(path, 3, rows, 2);
     snprintf(path, sizeof path, "%s/corpus-dists/rows-stride-2p32.mp", argv[1]);
     write_hostile_dists(path, INT64_C(1) << 32, 1, INT64_C(1) << 32);
     snprintf(path, sizeof path, "%s/corpus-dists/rows-2p58p1-stride-64.mp", argv[1]);

@@ -56,3 +56,40 @@ expect_exit nan-weights 3 'nan/model.safetensors: [^:]+: element 0 is -?nan: ten
     infer --model "$WORK/nan" --samples "$WORK/s.mp" --out "$WORK/x.mp" --threads 1
 check nan-weights-no-output test ! -e "$WORK/x.mp"
 expect_exit wrong-kind 3 'samples' infer --model "$WORK/m/final" --samples "$WORK/corpus.mp" --out "$WORK/x.mp" --threads 1
+
+# --rows-of: only the query seeds' rows (a dists-rows artifact), the same values as the full run's
+# rows (other batch shapes: within 1e-6 + 1e-5 relative); score-models scores from them as from the
+# full dists; --model twice: the ensemble of the two (the same model twice: its own rows, exactly)
+printf '1 3 5\n8 3\n' >"$WORK/seeds.txt"
+printf '1 2\n' >"$WORK/other.txt"
+expect_exit rows-of-runs 0 'done: 4 entities' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --rows-of "$WORK/seeds.txt" \
+    --out "$WORK/r.mp" --threads 1
+check rows-of-kind grep -q '"kind":"dists-rows"' <(inspect --header "$WORK/r.mp")
+inspect --full "$WORK/r.mp" >"$WORK/r.json"
+check rows-of-4-rows grep -q '"matrix":"mean_prob","rows":4,"cols":16' "$WORK/r.json"
+rows=$(jq -c 'select(type == "object" and (.rows | type == "array")) | .rows' "$WORK/r.json")
+# rows of eids 1 3 5 8 (the synthetic entities' rows are their eids)
+[ "$rows" = "[1,3,5,8]" ] && pass rows-of-rows || fail rows-of-rows "$rows"
+mean_prob_rows "$WORK/r.mp" >"$WORK/r.rows"
+mean_prob_rows "$WORK/d.mp" | sed -n '2p;4p;6p;9p' >"$WORK/d.rows"
+check rows-of-values numbers_close "$WORK/r.rows" "$WORK/d.rows" 1e-6 1e-5
+expect_exit rows-of-missing-queries 3 "nosuch\\.txt" infer --model "$WORK/m/final" --samples "$WORK/s.mp" --rows-of "$WORK/nosuch.txt" --out "$WORK/x.mp" --threads 1
+printf '1 99\n' >"$WORK/unknown.txt"
+expect_exit rows-of-unknown-seed 3 'unknown\.txt' infer --model "$WORK/m/final" --samples "$WORK/s.mp" --rows-of "$WORK/unknown.txt" --out "$WORK/x.mp" --threads 1
+check rows-of-no-output test ! -e "$WORK/x.mp"
+expect_exit rows-of-two-models 2 '--rows-of scores one model' infer --model "$WORK/m/final" --model "$WORK/m/final" \
+    --samples "$WORK/s.mp" --rows-of "$WORK/seeds.txt" --out "$WORK/x.mp"
+expect_exit rows-of-ids 2 'rows-of' infer --model "$WORK/m/final" --ids - --rows-of "$WORK/seeds.txt" </dev/null
+expect_exit ensemble-runs 0 'of 2 models' infer --model "$WORK/m/final" --model "$WORK/m/final" --samples "$WORK/s.mp" --out "$WORK/e.mp" --threads 1
+check ensemble-of-one-model-twice cmp <(mean_prob_rows "$WORK/e.mp") <(mean_prob_rows "$WORK/d.mp")
+cp "$WORK/r.mp" "$WORK/r2.mp"
+cp "$WORK/d.mp" "$WORK/d2.mp"
+score-models --quiet --queries "$WORK/seeds.txt" --top 1 --out "$WORK/sr.mp" "$WORK/r.mp" "$WORK/r2.mp" >/dev/null &&
+    score-models --quiet --queries "$WORK/seeds.txt" --top 1 --out "$WORK/sd.mp" "$WORK/d.mp" "$WORK/d2.mp" >/dev/null
+a=$(inspect "$WORK/sr.mp" | jq 'select(.models) | .models[0].score')
+b=$(inspect "$WORK/sd.mp" | jq 'select(.models) | .models[0].score')
+close_rel "$b" "$a" 1e-4 && pass score-from-seed-rows || fail score-from-seed-rows "$a vs $b"
+expect_exit score-rows-lack-seed 3 'r\.mp: rows: no row for seed "ent2"' score-models --queries "$WORK/other.txt" --top 1 --out "$WORK/x.mp" "$WORK/r.mp"
+expect_exit score-rows-no-ensemble 2 '--ensemble needs the models. full dists' score-models --queries "$WORK/seeds.txt" --top 1 \
+    --ensemble "$WORK/x.mp" --out "$WORK/y.mp" "$WORK/r.mp"
+expect_exit score-rows-mixed 3 'wrong artifact kind' score-models --queries "$WORK/seeds.txt" --out "$WORK/x.mp" "$WORK/r.mp" "$WORK/d.mp"

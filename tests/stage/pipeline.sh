@@ -83,10 +83,11 @@ awk -v f="$pmap" -v n="$nmap" 'BEGIN {exit !(f > n + 0.05)}' && pass patterns_co
 RUN=$WORK/run
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY full >"$WORK/log" 2>&1; then pass full_runs; else fail full_runs "$(tail -n 5 "$WORK/log")"; exit 0; fi
 missing=""
+# (the ensembles' dists are deleted once read: encoder-dists.sh)
 for f in corpus.mp samples.mp vocab.txt config.json phase1/model-1/final/model.safetensors phase1/model-2/final/model.safetensors \
-         phase1/dists-1.mp phase1/dists-2.mp phase1/ensemble.mp phase1/scores.mp phase2/expansions.mp phase2/ranked.mp \
-         phase3/pairs.mp phase3/model-1/final/model.safetensors phase3/model-2/final/model.safetensors phase3/dists-1.mp \
-         phase3/dists-2.mp phase3/ensemble.mp phase3/scores.mp full/expansions.mp full/ranked.mp full/report.mp catalog.sqlite; do
+         phase1/seedrows-1.mp phase1/seedrows-2.mp phase1/scores.mp phase2/expansions.mp phase2/ranked.mp \
+         phase3/pairs.mp phase3/model-1/final/model.safetensors phase3/model-2/final/model.safetensors phase3/seedrows-1.mp \
+         phase3/seedrows-2.mp phase3/scores.mp full/expansions.mp full/ranked.mp full/report.mp catalog.sqlite; do
     [ -s "$RUN/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass every_artifact || fail every_artifact "missing:$missing"

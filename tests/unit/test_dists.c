@@ -1,4 +1,5 @@
-/* test_dists: the dists artifact writer/reader (round trip, entity-table checks,
+/* test_dists: the dists artifact writer/reader (round trip, entity-table checks, the
+ * dists-rows kind (rows of some entities) and its row-list checks,
  * schema 1 files with their second matrix still read, rows that are no distribution
  * refused by reader and writer, the checksum trailer). Also a fixture tool for the
  * stage tests:
@@ -204,6 +205,70 @@ static void test_bad_tables(void) {
     free(dup), free(shape), free(small), free(ok);
 }
 
+static void open_rows(void *arg) {
+    dists_rows d;
+    dists_rows_open(&d, arg);
+}
+
+/* A 3-entity dists-rows holding `rows` (nrows of them) and an m x 3 matrix of uniform rows. */
+static char *write_raw_rows(const char *name, const int64_t *rows, int nrows, int m) {
+    char *path = xasprintf("%s/%s", tmpdir, name);
+    artifact_writer *w = artifact_create(path, DISTS_ROWS_KIND, DISTS_ROWS_SCHEMA);
+    msgpack_packer *pk = artifact_payload(w);
+    int64_t eids[3] = {5, 6, 7};
+    char *names[3] = {"a", "b", "c"};
+    entity_table t = {3, eids, names};
+    msgpack_pack_map(pk, 4);
+    mp_kv_int(pk, "entities", t.n);
+    mp_kv_i64_array(pk, "eid", t.eid, t.n);
+    mp_kv_str_array(pk, "name", t.name, t.n);
+    mp_kv_i64_array(pk, "rows", rows, nrows);
+    const float row[3] = {1.0f / 3, 1.0f / 3, 1.0f / 3};
+    artifact_matrix_begin(w, "mean_prob", m, 3);
+    for (int i = 0; i < m; i++) artifact_matrix_row(w, row);
+    artifact_commit(w);
+    return path;
+}
+
+/* dists-rows: the writer's file read back (rows, the table, the values); rows out of order,
+ * repeated or outside the table, and a matrix of another row count, are exit 3; a dists is
+ * not a dists-rows (and dists_is_rows tells them apart). */
+static void test_dists_rows(void) {
+    char *path = xasprintf("%s/rows.mp", tmpdir);
+    entity_table t;
+    make_table(&t, 4, 10, "e");
+    const int64_t keep[2] = {1, 3};
+    dists_writer *w = dists_create_rows(path, &t, keep, 2);
+    const float p[4] = {0.1f, 0.2f, 0.3f, 0.4f}, q[4] = {0.4f, 0.3f, 0.2f, 0.1f};
+    dists_write_row(w, p);
+    dists_write_row(w, q);
+    dists_commit(w);
+    dists_rows d;
+    dists_rows_open(&d, path);
+    CHECK_EQ_INT(d.nrows, 2);
+    CHECK_EQ_INT(d.ent.n, 4);
+    CHECK_EQ_INT(d.rows[1], 3);
+    CHECK_STR(d.ent.name[3], "e 3");
+    CHECK_NEAR(row_matrix_row(&d.prob, 1)[0], 0.4, 1e-7);
+    dists_rows_close(&d);
+    CHECK(dists_is_rows(path));
+    char *full = write_dists("full.mp", 3, 1, "f");
+    CHECK(!dists_is_rows(full));
+    CHECK_EQ_INT(child_status(open_rows, full), 3); /* wrong kind */
+    CHECK_EQ_INT(child_status(open_one, path), 3);
+    const int64_t ok[2] = {0, 2}, down[2] = {2, 0}, twice[2] = {1, 1}, outside[2] = {0, 3};
+    char *good = write_raw_rows("r-ok.mp", ok, 2, 2), *bad_order = write_raw_rows("r-down.mp", down, 2, 2);
+    char *bad_twice = write_raw_rows("r-twice.mp", twice, 2, 2), *bad_out = write_raw_rows("r-out.mp", outside, 2, 2);
+    char *bad_shape = write_raw_rows("r-shape.mp", ok, 2, 3);
+    CHECK_EQ_INT(child_status(open_rows, good), 0);
+    CHECK_EQ_INT(child_status(open_rows, bad_order), 3);
+    CHECK_EQ_INT(child_status(open_rows, bad_twice), 3);
+    CHECK_EQ_INT(child_status(open_rows, bad_out), 3);
+    CHECK_EQ_INT(child_status(open_rows, bad_shape), 3); /* 2 rows listed, 3 in the matrix */
+    free(good), free(bad_order), free(bad_twice), free(bad_out), free(bad_shape), free(full), free(path);
+    entity_table_free(&t);
+}
+
 /* Schema 1 files hold mean_log_prob after mean_prob: still read (the second matrix checked,
  * not used); schema 2 holds mean_prob alone; anything else is exit 3. */
 static void test_schema_versions(void) {
@@ -392,6 +457,7 @@ int main(int argc, char **argv) {
     RUN(test_entity_tables);
     RUN(test_truncated_and_wrong_kind);
     RUN(test_bad_tables);
+    RUN(test_dists_rows);
     RUN(test_schema_versions);
     RUN(test_rows_not_distributions);
     RUN(test_writer_refuses);

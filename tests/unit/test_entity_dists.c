@@ -1,5 +1,6 @@
 /* test_entity_dists: infer's samples mode (common/entity_dists) against a per-sample
- * direct computation, row sums read back through `inspect --full`, the per-entity cap,
+ * direct computation, row sums read back through `inspect --full`, the per-entity cap, the
+ * ensemble of several models and the rows of some entities only (dists-rows),
  * bounded memory with a large V_e (through the infer program); and the frozen-prefix cache rows against
  * bert_forward_prefix (float16 and bfloat16 tolerances). Builds its samples with the
  * tokenize and build-samples programs from a synthetic dataset (tests/fixtures/train). */
@@ -13,6 +14,7 @@
 #include "model/entity_dists.h"
 #include "nn/entity_head.h"
 #include "base/error.h"
+#include "method/rowsource.h"
 #include "model/prefix_cache.h"
 #include "artifacts/samples.h"
 #include "nn/tensor_ops.h"
@@ -88,7 +90,8 @@ static void test_rows_match_direct(void) {
     tiny_model(&m, &h, s, 2, 0, 5);
     char out[512];
     snprintf(out, sizeof out, "%s/d.mp", dir);
-    entity_dists_stats st = entity_dists_write(&m, &h, s, dir, out, 0, 1);
+    entity_dists_model one = {&m, &h, dir};
+    entity_dists_stats st = entity_dists_write(&one, 1, s, NULL, 0, out, 0, 1);
     CHECK_EQ_INT(st.entities, 16);
     CHECK_EQ_INT(st.samples, samples_count(s));
     dists d;
@@ -131,8 +134,8 @@ static void test_rows_match_direct(void) {
     char out2[512], out3[512];
     snprintf(out2, sizeof out2, "%s/d-cap100.mp", dir);
     snprintf(out3, sizeof out3, "%s/d-cap2.mp", dir);
-    entity_dists_write(&m, &h, s, dir, out2, 100, 1);
-    st = entity_dists_write(&m, &h, s, dir, out3, 2, 1);
+    entity_dists_write(&one, 1, s, NULL, 0, out2, 100, 1);
+    st = entity_dists_write(&one, 1, s, NULL, 0, out3, 2, 1);
     CHECK_EQ_INT(st.samples, 32);
     dists a, b;
     dists_open(&a, out);
@@ -149,6 +152,81 @@ static void test_rows_match_direct(void) {
     dists_close(&b);
     bert_free(&m);
     entity_head_free(&h);
+    samples_close(s);
+}
+
+/* Several models: each row is the mean of the models' own rows rounded to float, bit for bit
+ * (the value score-models --ensemble computes from their dists files); a row list: a dists-rows
+ * artifact of those rows only, equal to the full run's rows (other batch shapes: within 1e-6),
+ * also with a capped, seeded draw of samples. */
+static void test_ensemble_and_row_subset(void) {
+    const char *sp = make_samples("ens", 12, 5);
+    if (!sp) SKIP("tokenize/build-samples did not run (PROBEXPAN_BIN)");
+    samples *s = samples_open(sp);
+    bert_model m[2];
+    entity_head h[2];
+    tiny_model(&m[0], &h[0], s, 1, 0, 11);
+    tiny_model(&m[1], &h[1], s, 1, 0, 12);
+    entity_dists_model md[2] = {{&m[0], &h[0], dir}, {&m[1], &h[1], dir}};
+    char p0[512], p1[512], pe[512], pr[512], pc[512], prc[512];
+    snprintf(p0, sizeof p0, "%s/ens-0.mp", dir);
+    snprintf(p1, sizeof p1, "%s/ens-1.mp", dir);
+    snprintf(pe, sizeof pe, "%s/ens-mean.mp", dir);
+    snprintf(pr, sizeof pr, "%s/ens-rows.mp", dir);
+    snprintf(pc, sizeof pc, "%s/ens-cap.mp", dir);
+    snprintf(prc, sizeof prc, "%s/ens-rows-cap.mp", dir);
+    entity_dists_write(&md[0], 1, s, NULL, 0, p0, 0, 1);
+    entity_dists_write(&md[1], 1, s, NULL, 0, p1, 0, 1);
+    CHECK_EQ_INT(entity_dists_write(md, 2, s, NULL, 0, pe, 0, 1).entities, 12);
+    dists a, b, e;
+    dists_open(&a, p0);
+    dists_open(&b, p1);
+    dists_open(&e, pe);
+    int same = 1;
+    for (int64_t i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++) {
+            float want = (float)(((double)row_matrix_row(&a.prob, i)[j] + row_matrix_row(&b.prob, i)[j]) / 2);
+            same &= row_matrix_row(&e.prob, i)[j] == want;
+        }
+    CHECK_MSG(same, "the ensemble row is not the mean of the models' rows");
+    dists_close(&e);
+
+    const int64_t rows[] = {1, 5, 11};
+    entity_dists_stats st = entity_dists_write(&md[0], 1, s, rows, 3, pr, 0, 1);
+    CHECK_EQ_INT(st.entities, 3);
+    CHECK_EQ_INT(st.samples, 15);
+    dists_rows r;
+    dists_rows_open(&r, pr);
+    CHECK_EQ_INT(r.nrows, 3);
+    CHECK_EQ_INT(r.ent.n, 12);
+    row_subset sub = {&r.prob, r.rows};
+    row_source src = row_source_subset(&sub);
+    CHECK_EQ_INT(row_subset_slot(&sub, 5), 1);
+    CHECK_EQ_INT(row_subset_slot(&sub, 4), -1);
+    double maxd = 0;
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 12; j++) maxd = fmax(maxd, fabs(src.at(src.ctx, rows[k], j) - row_matrix_row(&a.prob, rows[k])[j]));
+    CHECK_MSG(maxd < 1e-6, "seed rows differ from the full run's by %g", maxd);
+    dists_rows_close(&r);
+
+    /* a cap of 2 of 5 samples: the rows kept draw the samples the full run draws */
+    entity_dists_write(&md[0], 1, s, NULL, 0, pc, 2, 7);
+    entity_dists_write(&md[0], 1, s, rows, 3, prc, 2, 7);
+    dists c;
+    dists_open(&c, pc);
+    dists_rows_open(&r, prc);
+    maxd = 0;
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 12; j++) maxd = fmax(maxd, fabs(row_matrix_row(&r.prob, k)[j] - row_matrix_row(&c.prob, rows[k])[j]));
+    CHECK_MSG(maxd < 1e-6, "capped seed rows differ from the full run's by %g", maxd);
+    dists_rows_close(&r);
+    dists_close(&c);
+    dists_close(&a);
+    dists_close(&b);
+    for (int k = 0; k < 2; k++) {
+        bert_free(&m[k]);
+        entity_head_free(&h[k]);
+    }
     samples_close(s);
 }
 
@@ -239,6 +317,7 @@ TEST_MAIN_BEGIN("test_entity_dists")
     if (!mkdtemp(dir)) return 1;
     snprintf(bin, sizeof bin, "%s", getenv("PROBEXPAN_BIN") ? getenv("PROBEXPAN_BIN") : "bin");
     RUN(test_rows_match_direct);
+    RUN(test_ensemble_and_row_subset);
     RUN(test_cache_f16);
     RUN(test_cache_bf16);
     RUN(test_large_ve_bounded_memory);
