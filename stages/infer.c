@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
         {"ids", OPT_STRING, &ids, "FILE", "token-id lines ('-' = stdin); one JSON array of probabilities per line on stdout", 0, 0},
         {"batch", OPT_INT, &batch, "N", "sequences per forward pass (--ids mode)", 1, 65536},
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact: write per-entity mean distributions to --out", 0, 0},
-        {"out", OPT_OUTPUT, &out, "FILE", "dists artifact (--samples mode)", 0, 0},
+        {"out", OPT_OUTPUT, &out, "FILE", "the dists (with --rows-of dists-rows) artifact (--samples mode)", 0, 0},
         {"rows-of", OPT_INPUT, &rows_of, "PATH", "write only the rows of these queries' seeds (a dataset or a query "
          "file), a dists-rows artifact for score-models (--samples mode; default: every row)", 0, 0},
         {"max-samples-per-entity", OPT_LONG, &max_per_entity, "N", "use at most N samples per entity, a seeded draw (0 = all)", 0, 1e12},

@@ -28,4 +28,4 @@ wall=$(echo "$(date +%s.%N) - $start" | bc)
 final=$(du -sb "$run" | cut -f1)
 printf 'tree %s\nconfig %s\npeak run folder %.1f MB, at most %d dists files at once, final %.1f MB, wall %.0f s\n' \
     "$root" "$vars" "$(echo "$peak / 1000000" | bc -l)" "$peakd" "$(echo "$final / 1000000" | bc -l)" "$wall"
-"$root/bin/inspect" "$run/ablation.mp" | tail -n 1 | jq -r '.runs[] | "\(.name) MAP@10 \(.overall.map[0])"'
+"$root/bin/inspect" "$run/ablation.mp" | tail -n 1 | jq -r '.runs[] | "\(.label) MAP@10 \(.overall.map[0])"'
