@@ -2,8 +2,8 @@
 # The golden model (a pretrained HF directory: F = 1 frozen layer, so train-mlm builds the
 # frozen-prefix cache first) trains data-parallel: the cache is byte-identical, every step's
 # loss equals the single-process one within 1e-5 relative (one optimizer step per epoch, so
-# the per-epoch losses are the per-step losses), and infer over 2 ranks writes a byte-identical
-# dists artifact, and the corpus index built by 2 ranks is byte-identical. A rank killed mid-run fails the job with a message naming it and leaves no
+# the per-epoch losses are the per-step losses), infer over 2 ranks writes a byte-identical
+# dists artifact (and, for two models' ensemble and for seed rows, the same rows), and the corpus index built by 2 ranks is byte-identical. A rank killed mid-run fails the job with a message naming it and leaves no
 # artifact under the final name. Skipped visibly without mpirun or in a build without MPI.
 # The byte-identities hold by construction: batch k runs on rank k mod ranks, the batches are
 # those of one process, rank 0 writes them in order, and every rank runs the same threads.
@@ -43,6 +43,15 @@ $IN --out "$WORK/d1.mp" 2>/dev/null
 expect_exit infer-two-ranks 0 '' mpirun2 $IN --out "$WORK/d2.mp"
 check infer-byte-identical cmp "$WORK/d1.mp" "$WORK/d2.mp"
 expect_exit ids-mode-single-process 2 'one process' mpirun2 infer --model "$WORK/one/final" --ids /dev/null --quiet
+# two models' ensemble (their rows travel together) and a model's seed rows: the same floats over 2 ranks
+printf '1 3\n' >"$WORK/seeds.txt"
+IN2="infer --model $WORK/one/final --model $WORK/two/final --samples $WORK/s.mp --threads 1 --quiet"
+$IN2 --out "$WORK/e1.mp" 2>/dev/null
+expect_exit ensemble-two-ranks 0 '' mpirun2 $IN2 --out "$WORK/e2.mp"
+check ensemble-same-rows cmp <(mean_prob_rows "$WORK/e1.mp") <(mean_prob_rows "$WORK/e2.mp")
+$IN --rows-of "$WORK/seeds.txt" --out "$WORK/r1.mp" 2>/dev/null
+expect_exit seed-rows-two-ranks 0 '' mpirun2 $IN --rows-of "$WORK/seeds.txt" --out "$WORK/r2.mp"
+check seed-rows-same cmp <(mean_prob_rows "$WORK/r1.mp") <(mean_prob_rows "$WORK/r2.mp")
 
 mk_synth "$WORK/big" 50 120
 tokenize "$WORK/big" --vocab "$G/vocab.txt" --out "$WORK/bigc.mp" --quiet && build-samples --corpus "$WORK/bigc.mp" --out "$WORK/bigs.mp" --quiet
