@@ -12,7 +12,8 @@
 #   text     corpus.mp (tokenize), samples.mp (build-samples); index.mp (index: the corpus
 #            index `probexpan query` and `serve` answer any seed set from)
 #   phase 1  K entity models -> phase1/dists-k.mp (the pattern model's index path:
-#            phase1/model-k.mp); selection + ensemble -> phase1/ensemble.mp
+#            phase1/model-k.mp; the encoders: phase1/seedrows-k.mp, the query seeds' rows);
+#            selection + ensemble -> phase1/ensemble.mp
 #   phase 2  expansion of the ensemble (seeds + SIZE_PHASE2), re-ranked -> phase2/ranked.mp
 #   phase 3  contrastive pairs from phase 2's ranking -> phase3/pairs.mp; K refined models ->
 #            phase3/dists-k.mp; selection + ensemble -> phase3/ensemble.mp
@@ -31,7 +32,9 @@
 # paper's recipe) or model-patterns.mk (ENCODER=patterns, the default: the pattern model, no
 # encoder). Each defines how the text is tokenized and how phase 1 and phase 3 make
 # phase1/$(ROWS)-%.mp, phase3/$(ROWS)-%.mp and phase3-single/$(ROWS).mp (ROWS: dists, or model
-# for the pattern model's patmodels over the index).
+# for the pattern model's patmodels over the index); the encoders make phase1/dists-1.mp and
+# their own select_rules, from the models' seed rows, and keep at most two dists files on disk
+# at once (encoder.mk, RELEASE_DISTS below).
 
 PIPELINE_MK := $(lastword $(MAKEFILE_LIST))
 PIPELINES := $(dir $(PIPELINE_MK))
