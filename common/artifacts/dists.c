@@ -118,13 +118,21 @@ static void check_prob_row(const row_matrix *m, int64_t i) {
     row_matrix_mark_checked(m, i);
 }
 
+/* Opens path as an artifact of `kind` and reads its entity table (the object, for more fields,
+ * into t). */
+static artifact_reader *open_table(const char *path, const char *kind, int schema, const char *what, msgpack_object *t,
+                                   entity_table *ent, intmap *row_of) {
+    artifact_reader *r = artifact_open(path, kind, schema);
+    artifact_expect(r, t, what);
+    entities_unpack(r, t, 1, ent, row_of);
+    return r;
+}
+
 void dists_open(dists *d, const char *path) {
     memset(d, 0, sizeof *d);
-    d->r = artifact_open(path, DISTS_KIND, DISTS_SCHEMA);
-    d->path = artifact_path(d->r);
     msgpack_object t;
-    artifact_expect(d->r, &t, "the entity table {entities, eid, name}");
-    entities_unpack(d->r, &t, 1, &d->ent, &d->row_of_eid);
+    d->r = open_table(path, DISTS_KIND, DISTS_SCHEMA, "the entity table {entities, eid, name}", &t, &d->ent, &d->row_of_eid);
+    d->path = artifact_path(d->r);
     artifact_read_matrix(d->r, "mean_prob", &d->prob);
     check_shape(d->r, &d->prob, "mean_prob", d->ent.n, d->ent.n);
     if (artifact_hdr(d->r)->schema == 1) { /* the former second matrix: checked, not used */
@@ -139,11 +147,10 @@ void dists_open(dists *d, const char *path) {
 
 void dists_rows_open(dists_rows *d, const char *path) {
     memset(d, 0, sizeof *d);
-    d->r = artifact_open(path, DISTS_ROWS_KIND, DISTS_ROWS_SCHEMA);
-    d->path = artifact_path(d->r);
     msgpack_object t;
-    artifact_expect(d->r, &t, "the entity table {entities, eid, name, rows}");
-    entities_unpack(d->r, &t, 1, &d->ent, &d->row_of_eid);
+    d->r = open_table(path, DISTS_ROWS_KIND, DISTS_ROWS_SCHEMA, "the entity table {entities, eid, name, rows}", &t, &d->ent,
+                      &d->row_of_eid);
+    d->path = artifact_path(d->r);
     d->rows = mp_get_i64_array(d->r, &t, "rows", -1, &d->nrows);
     for (int64_t i = 0; i < d->nrows; i++)
         if (d->rows[i] < 0 || d->rows[i] >= d->ent.n || (i && d->rows[i] <= d->rows[i - 1]))
