@@ -35,7 +35,7 @@ peak=$(tail -n 1 "$WORK/watch" 2>/dev/null | cut -d: -f1)
 [ -n "$peak" ] && [ "$peak" -ge 1 ] && [ "$peak" -le 2 ] && pass watcher_at_most_two ||
     fail watcher_at_most_two "peak ${peak:-none}: $(tail -n 1 "$WORK/watch" 2>/dev/null)"
 # the log: +1 at each infer writing a full dists (no --rows-of), -1 at each deletion
-awk '/bin\/infer / && !/--rows-of/ {n++; if (n > m) m = n} /^probexpan.mk: deleted / {n--}
+awk -v infer="$PROBEXPAN_BIN/infer " 'index($0, infer) == 1 && !/--rows-of/ {n++; if (n > m) m = n} /^probexpan.mk: deleted / {n--}
      END {print m + 0, n + 0}' "$WORK/log" >"$WORK/logcount"
 read -r logpeak logleft <"$WORK/logcount"
 [ "$logpeak" -le 2 ] && [ "$logpeak" -ge 1 ] && [ "$logleft" = 0 ] && pass log_at_most_two ||
