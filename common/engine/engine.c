@@ -116,6 +116,11 @@ engine_request engine_request_defaults(void) {
     q.bounds = (cl_bounds){p->thr_pos, p->l_neg, p->u_neg};
     q.contrast = pattern_contrast_defaults();
     q.contrast.weight_decay = ENGINE_CL_WEIGHT_DECAY;
+    q.features = seedfeat_defaults();
+    q.select_rounds = 1;
+    q.select_grow = 10;
+    q.select_size = 50;
+    q.select_others = 500;
     return q;
 }
 
@@ -363,6 +368,36 @@ static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
     res->n_neg = (int)s->n_neg;
 }
 
+/* The query's own context features: the models[0..nm-1] (or all K with an ensemble) reweighted
+ * by the features the seeds share, then re-selected select_rounds times on the seeds plus the
+ * top select_grow of the reweighted expansion (SetExpan's iteration), scored against the
+ * others (seed_features.h). The final set into
+ * *set / *nset, the refinements into sf[]. */
+static void select_features(call *c, int ensemble, const seedfeat_set *others, int *models, int *nm,
+                            pattern_refinement **sf, int64_t **set, int *nset) {
+    const engine_request *q = c->q;
+    engine_result *res = c->res;
+    int K = ensemble ? c->g->cfg.models : 1;
+    *set = xmalloc(sizeof(int64_t) * (size_t)(res->nseeds + res->naccepted + q->select_grow + 1));
+    *nset = 0;
+    for (int i = 0; i < res->nseeds; i++) (*set)[(*nset)++] = res->seeds[i];
+    for (int i = 0; i < res->naccepted; i++) (*set)[(*nset)++] = res->accepted[i];
+    int base = *nset;
+    for (int round = 0;; round++) {
+        for (int k = 0; k < K; k++) {
+            pattern_refinement_free(sf[k]);
+            sf[k] = seedfeat_refinement(c->g->m[k], &(seedfeat_set){*set, *nset}, others, &q->features, NULL);
+        }
+        if (ensemble) *nm = ensemble_models(c, sf, models);
+        if (round == q->select_rounds) break;
+        int64_t *ranked;
+        int n = search_and_rerank(c, models, *nm, sf, q->select_size, &ranked, NULL);
+        *nset = base;
+        for (int i = 0; i < n && i < q->select_grow; i++) (*set)[(*nset)++] = ranked[i];
+        free(ranked);
+    }
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -384,23 +419,36 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     models[0] = 0;
     out->models_kept = 1;
     if (ensemble) nm = ensemble_models(&c, NULL, models);
-    pattern_refinement *ref[ENGINE_MAX_MODELS] = {0};
+    pattern_refinement *ref[ENGINE_MAX_MODELS] = {0}, *sf[ENGINE_MAX_MODELS] = {0};
+    int64_t *set = NULL;
+    int nset = 0;
+    seedfeat_set others = {g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
+    if (q->select) select_features(&c, ensemble, &others, models, &nm, sf, &set, &nset);
     if (contrastive) {
         int64_t *ranked2;
-        int n2 = search_and_rerank(&c, models, nm, NULL, q->phase2_size, &ranked2, NULL);
+        int n2 = search_and_rerank(&c, models, nm, q->select ? sf : NULL, q->phase2_size, &ranked2, NULL);
         cl_sets s;
         query_sets(&c, ranked2, n2, &s);
         free(ranked2);
         pattern_class_sets cs = {s.pos, s.neg, s.n_pos, s.n_neg};
-        for (int k = 0; k < (ensemble ? K : 1); k++)
+        for (int k = 0; k < (ensemble ? K : 1); k++) {
             ref[k] = pattern_model_refine(g->m[k], &cs, 1, &q->contrast, k ? NULL : &out->loss_before,
                                           k ? NULL : &out->loss_after);
+            if (q->select) { /* the contrastive weights times the query's feature weights */
+                pattern_refinement *both = seedfeat_refinement(g->m[k], &(seedfeat_set){set, nset}, &others, &q->features, ref[k]);
+                pattern_refinement_free(ref[k]);
+                ref[k] = both;
+            }
+        }
         cl_sets_free(&s);
         if (ensemble) nm = ensemble_models(&c, ref, models);
     }
     int64_t *ranked;
-    out->n = search_and_rerank(&c, models, nm, contrastive ? ref : NULL, q->size, &ranked, &out->items);
+    pattern_refinement *const *final = contrastive ? ref : q->select ? sf : NULL;
+    out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
     free(ranked);
+    free(set);
+    for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
     pattern_scratch_free(c.scratch);
     free(c.mark);

@@ -39,6 +39,7 @@
 #include "artifacts/index.h"
 #include "model/contrastive_pairs.h"
 #include "model/pattern_model.h"
+#include "model/seed_features.h"
 
 #define ENGINE_MAX_MODELS 16
 /* The refinement's weight decay for one query. One query's sets (3 seeds, ~11 pseudo-positives,
@@ -91,6 +92,12 @@ typedef struct {
                         * the other classes' sets stand for in the transductive protocol) */
     pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults, with
                                      * weight decay ENGINE_CL_WEIGHT_DECAY) */
+    int select;        /* 1: the query's own context features (seed_features.h) reweight the models */
+    seedfeat_opts features; /* their selection (seedfeat_defaults) */
+    int select_rounds; /* re-selections on the seeds + the top of the last expansion */
+    int select_grow;   /* that top: entities of the expansion joining the set */
+    int select_size;   /* search size of a re-selection round's expansion */
+    int select_others; /* the other entities of the selection: the first N of the background order */
 } engine_request;
 
 engine_request engine_request_defaults(void);
