@@ -1,5 +1,6 @@
 /* query: the whole ProbExpan method for one seed set, in one process, from a corpus index
- * (`probexpan index`): phase-1 pattern models, model selection and ensemble, window search,
+ * (`probexpan index`): phase-1 pattern models reweighted by the context features the seeds share
+ * (SetExpan's feature selection, --select), model selection and ensemble, window search,
  * the contrastive sets of this set's own expansion, the refinement of every model on them,
  * selection and ensemble again, the final search and the re-ranking (common/engine/engine.h).
  * Prints the ranking as TSV or JSON on stdout and, with --out, writes it as a `ranked`
@@ -217,7 +218,7 @@ int main(int argc, char **argv) {
         {"cl-lr", OPT_DOUBLE, &q.contrast.lr, "LR", "refinement: learning rate", 0, 100},
         {"cl-weight-decay", OPT_DOUBLE, &q.contrast.weight_decay, "WD", "refinement: weight decay, pulling the feature weights back to the unrefined model (the pipeline's transductive pattern-dists uses 0.01)", 0, 100},
         {"cl-temperature", OPT_DOUBLE, &q.contrast.tau, "T", "refinement: temperature of the contrastive (InfoNCE) loss", 1e-6, 100},
-        {"select", OPT_INT, &q.select, "0|1", "reweight the models by the query's own context features (the features the seeds share, SetExpan's selection)", 0, 1},
+        {"select", OPT_INT, &q.select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1},
         {"select-features", OPT_INT, &q.features.top, "N", "--select: features selected", 1, 1000000},
         {"select-min-share", OPT_INT, &q.features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000},
         {"select-boost", OPT_DOUBLE, &q.features.boost, "B", "--select: log-weight of a selected feature", 0, 20},

@@ -116,8 +116,9 @@ engine_request engine_request_defaults(void) {
     q.bounds = (cl_bounds){p->thr_pos, p->l_neg, p->u_neg};
     q.contrast = pattern_contrast_defaults();
     q.contrast.weight_decay = ENGINE_CL_WEIGHT_DECAY;
+    q.select = 1;
     q.features = seedfeat_defaults();
-    q.select_rounds = 1;
+    q.select_rounds = 0;
     q.select_grow = 10;
     q.select_size = 50;
     q.select_others = 500;

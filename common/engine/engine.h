@@ -17,6 +17,13 @@
  *           the unrefined model: ENGINE_CL_WEIGHT_DECAY); final search, re-ranking
  *   full    as nocl for phase 2; the sets refine each of the K models; the refined models are
  *           scored and ensembled again; final search and re-ranking
+ * With `select` (the default) every variant first reweights the models it uses by the query's
+ * own context features (common/model/seed_features.h: the features the seeds share, scored
+ * against a fixed sample of other entities, get the log-weight boost), so phase 2 (noen,
+ * full) or the only search (noclen, nocl) runs on the reweighted models, with the model
+ * selection redone on them; a contrastive refinement is then learned as above and its weights
+ * are multiplied by the selection's. select_rounds > 0 re-selects on the seeds plus the top
+ * select_grow of a select_size search before that (SetExpan's iteration; measured worse on dev).
  * The search reads the ensemble's rows only where it needs them: each row r(e) is computed on
  * demand from the sparse profiles as a background plus its nonzeros (common/method/sparse_row.h)
  * and cached for the call; with row_cache_bytes > 0 the unrefined rows of the K models (the
@@ -92,12 +99,12 @@ typedef struct {
                         * the other classes' sets stand for in the transductive protocol) */
     pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults, with
                                      * weight decay ENGINE_CL_WEIGHT_DECAY) */
-    int select;        /* 1: the query's own context features (seed_features.h) reweight the models */
+    int select;        /* 1 (default): the query's own context features reweight the models */
     seedfeat_opts features; /* their selection (seedfeat_defaults) */
-    int select_rounds; /* re-selections on the seeds + the top of the last expansion */
-    int select_grow;   /* that top: entities of the expansion joining the set */
-    int select_size;   /* search size of a re-selection round's expansion */
-    int select_others; /* the other entities of the selection: the first N of the background order */
+    int select_rounds; /* re-selections on the seeds + the top of the last expansion (0) */
+    int select_grow;   /* that top: entities of the expansion joining the set (10) */
+    int select_size;   /* search size of a re-selection round's expansion (50) */
+    int select_others; /* the other entities of the selection: the first N of the background order (500) */
 } engine_request;
 
 engine_request engine_request_defaults(void);
