@@ -74,13 +74,15 @@ for v in noclen full; do
 done
 check inductive-pipeline-no-dists bash -c "[ -z \"\$(find '$WORK/irun' -name '*dists*')\" ]"
 check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
+# the default query (with its feature selection): JSON and TSV agree
+query --run "$RUN" --seeds "$seed_list" --variant noclen --quiet >"$WORK/q-default.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
-check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-noclen.tsv" | cut -f2)
+check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-default.tsv" | cut -f2)
 # seeds by name, repeated --seed, an eid: the same query
 names=()
 for e in $seeds; do names+=(--seed "$(awk -F'\t' -v e="$e" '$2 == e {print $1}' "$D/entity2id.txt")"); done
 query --run "$RUN" "${names[@]}" --variant noclen --quiet >"$WORK/q-names.tsv"
-check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-noclen.tsv"
+check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-default.tsv"
 # a negative seed never comes back and changes the refined list
 first=$(sed -n 2p "$WORK/q-full.tsv" | cut -f2)
 query --run "$RUN" --seeds "$seed_list" --negative-seeds "$first" --quiet >"$WORK/q-neg.tsv"
