@@ -222,10 +222,7 @@ function renderList() {
     const rej = el('button', 'act rej', '✗');
     acc.type = rej.type = 'button';
     acc.tabIndex = rej.tabIndex = -1;
-    const accepted = e.status === 'accepted';
-    acc.title = accepted ? `take back the acceptance of ${e.name} (a)` : `accept ${e.name} (a)`;
-    acc.setAttribute('aria-pressed', String(accepted));
-    if (accepted) li.classList.add('accepted');
+    acc.title = `accept ${e.name} (a)`;
     rej.title = `reject ${e.name} (r)`;
     acc.dataset.action = 'accept';
     rej.dataset.action = 'reject';
@@ -259,17 +256,13 @@ function select(i, scroll = true) {
   if (scroll) li.scrollIntoView({ block: 'nearest' });
 }
 
-// ✓ on a row accepts it (it stays in the list, marked, and guides the method as a positive);
-// ✓ on an accepted row takes that back; ✗ rejects it (a hard negative: it leaves the list).
+// ✓ on a row accepts it (it joins the seeds as a ✓ chip: the method searches from it too, and
+// it leaves the list); ✗ rejects it (a hard negative: it leaves the list). A chip's × or undo
+// takes either back.
 function decide(i, action) {
   const e = result && result.entities[i];
   if (!e) return;
-  const wasAccepted = state.accepted.some((o) => o.eid === e.eid);
-  change(() => {
-    state.accepted = state.accepted.filter((o) => o.eid !== e.eid);
-    if (action === 'reject') state.negatives.push(ref(e));
-    else if (!wasAccepted) state.accepted.push(ref(e));
-  });
+  change(() => { (action === 'reject' ? state.negatives : state.accepted).push(ref(e)); });
 }
 
 function onListClick(ev) {

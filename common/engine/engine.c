@@ -223,6 +223,8 @@ typedef struct {
     const engine *g;
     const engine_request *q;
     engine_result *res;
+    int64_t *members; /* the known class members: the seeds, then the accepted entities */
+    int nmembers;
     pattern_scratch *scratch;
     int32_t *mark;
 } call;
@@ -255,7 +257,18 @@ static int resolve(const engine *g, const char *what, const char *const *tokens,
     return 0;
 }
 
-static int check_request(const engine *g, const engine_request *q, engine_result *res, char *err, size_t errlen) {
+static int contains_row(const int64_t *rows, int n, int64_t r) {
+    for (int i = 0; i < n; i++)
+        if (rows[i] == r) return 1;
+    return 0;
+}
+
+/* Checks q and resolves its lists into res; the known members (seeds, then the accepted
+ * entities that are not seeds) into *members (the caller's to free, also on failure). */
+static int check_request(const engine *g, const engine_request *q, engine_result *res, int64_t **members,
+                         int *nmembers, char *err, size_t errlen) {
+    *members = NULL;
+    *nmembers = 0;
     if (q->size < 1 || q->phase2_size < 1) return fail(err, errlen, "size must be at least 1");
     if (q->top < 1 || q->top > g->cfg.models)
         return fail(err, errlen, "top %d: expected 1..%d (the engine's models)", q->top, g->cfg.models);
@@ -269,19 +282,22 @@ static int check_request(const engine *g, const engine_request *q, engine_result
     const entity_table *t = &g->idx.ent;
     for (int i = 0; i < res->nnegatives; i++) {
         int64_t r = res->negatives[i];
-        for (int k = 0; k < res->nseeds; k++)
-            if (res->seeds[k] == r)
-                return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and a negative seed", t->name[r],
-                            (long long)t->eid[r]);
-        for (int k = 0; k < res->naccepted; k++)
-            if (res->accepted[k] == r)
-                return fail(err, errlen, "\"%s\" (eid %lld) is both accepted and a negative seed", t->name[r],
-                            (long long)t->eid[r]);
+        if (contains_row(res->seeds, res->nseeds, r))
+            return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and a negative seed", t->name[r],
+                        (long long)t->eid[r]);
+        if (contains_row(res->accepted, res->naccepted, r))
+            return fail(err, errlen, "\"%s\" (eid %lld) is both accepted and a negative seed", t->name[r],
+                        (long long)t->eid[r]);
     }
-    if (res->nseeds < 2)
-        return fail(err, errlen, "%d distinct seed entit%s: expected at least 2 (the method compares seeds)",
-                    res->nseeds, res->nseeds == 1 ? "y" : "ies");
-    if (res->nseeds + q->size > t->n) return fail(err, errlen, "size %d: the index has only %lld entities", q->size, (long long)t->n);
+    *members = xmalloc(sizeof(int64_t) * (size_t)(res->nseeds + res->naccepted + 1));
+    memcpy(*members, res->seeds, sizeof(int64_t) * (size_t)res->nseeds);
+    *nmembers = res->nseeds;
+    for (int i = 0; i < res->naccepted; i++)
+        if (!contains_row(res->seeds, res->nseeds, res->accepted[i])) (*members)[(*nmembers)++] = res->accepted[i];
+    if (*nmembers < 2)
+        return fail(err, errlen, "%d distinct seed and accepted entit%s: expected at least 2 (the method compares "
+                    "seeds)", *nmembers, *nmembers == 1 ? "y" : "ies");
+    if (*nmembers + q->size > t->n) return fail(err, errlen, "size %d: the index has only %lld entities", q->size, (long long)t->n);
     return 0;
 }
 
@@ -292,7 +308,7 @@ static void select_models(call *c, pattern_refinement *const *ref, int *kept, do
     for (int k = 0; k < K; k++) {
         model_rows r;
         rows_init(&r, c->g, &k, 1, ref, c->scratch, c->mark);
-        double v = modelscore_class(&r.src, c->res->seeds, c->res->nseeds);
+        double v = modelscore_class(&r.src, c->members, c->nmembers);
         score[k] = modelscore_geomean(&v, 1);
         kept[k] = k;
         rows_free(&r);
@@ -317,7 +333,7 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
     anchor_scorer sc;
     anchor_init(&sc, &r.src);
     windowsearch_params p = {size, 1, 2.5, 20, 0, CAND_MEAN, ANCHOR_DEFAULT};
-    windowsearch_query x = {c->res->nseeds, c->res->seeds, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
+    windowsearch_query x = {c->nmembers, c->members, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
     windowsearch_group(&sc, &r.src, &x, 1, &p, 0);
     int n = x.n - x.nseeds;
     rerank_item *it = xmalloc(sizeof *it * (size_t)(n + 1));
@@ -356,12 +372,16 @@ static int ensemble_models(call *c, pattern_refinement *const *ref, int *models)
     return top;
 }
 
-/* The contrastive sets of this query from its phase-2 ranking, plus the person's feedback. */
+/* The contrastive sets of this query from its phase-2 ranking and the person's feedback:
+ * E_pos = the known members plus, when nothing was accepted, the ranking's first entities
+ * (pseudo-positives: accepted entities replace these guesses); E_neg = the ranking's band,
+ * the rejected entities and the background negatives. */
 static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
     engine_result *res = c->res;
+    cl_bounds b = c->q->bounds;
+    if (c->nmembers > res->nseeds) b.thr_pos = 1;
     cl_sets_init(s);
-    cl_sets_add_query(s, res->seeds, res->nseeds, ranked, n, &c->q->bounds);
-    for (int i = 0; i < res->naccepted; i++) cl_sets_add_pos(s, res->accepted[i]);
+    cl_sets_add_query(s, c->members, c->nmembers, ranked, n, &b);
     for (int i = 0; i < res->nnegatives; i++) cl_sets_add_neg(s, res->negatives[i]);
     int64_t want = s->n_neg + c->q->background;
     for (int64_t i = 0; i < c->g->idx.ent.n && s->n_neg < want; i++) cl_sets_add_neg(s, c->g->background[i]);
@@ -408,11 +428,14 @@ static double thread_cpu_seconds(void) {
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen) {
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
-    if (check_request(g, q, out, err, errlen)) {
+    call c = {g, q, out, NULL, 0, NULL, NULL};
+    if (check_request(g, q, out, &c.members, &c.nmembers, err, errlen)) {
+        free(c.members);
         engine_result_free(out);
         return -1;
     }
-    call c = {g, q, out, pattern_scratch_new(g->m[0]), xmalloc(sizeof(int32_t) * (size_t)(g->idx.ent.n + 1))};
+    c.scratch = pattern_scratch_new(g->m[0]);
+    c.mark = xmalloc(sizeof(int32_t) * (size_t)(g->idx.ent.n + 1));
     for (int64_t e = 0; e < g->idx.ent.n; e++) c.mark[e] = -1;
     int K = g->cfg.models, models[ENGINE_MAX_MODELS], nm = 1;
     int contrastive = q->variant == ENGINE_FULL || q->variant == ENGINE_NOEN;
@@ -453,6 +476,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
     pattern_scratch_free(c.scratch);
     free(c.mark);
+    free(c.members);
     out->seconds = now_seconds() - t0;
     out->cpu_seconds = thread_cpu_seconds() - c0;
     return 0;

@@ -29,9 +29,12 @@
  * and cached for the call; with row_cache_bytes > 0 the unrefined rows of the K models (the
  * same for every query) are also kept in the engine across queries, up to that many bytes
  * (filled on first use, never evicted, shared by the threads), so a server answering related
- * seed sets computes each row once. Negative seeds are kept out of every search and, in the
- * contrastive variants, join E_neg of the refinement (a rejected entity is a hard negative);
- * accepted entities join E_pos (and stay candidates). The re-ranking is the official code's
+ * seed sets computes each row once. Accepted entities are known class members: they join the
+ * seeds everywhere (the search's and the re-ranking's set, model selection, E_pos) and, like
+ * the seeds, are not returned; when there are any, E_pos is the seeds and the accepted
+ * entities only (they replace the pseudo-positives, ranks < thr_pos). Negative seeds are kept
+ * out of every search and, in the contrastive variants, join E_neg of the refinement (a
+ * rejected entity is a hard negative). The re-ranking is the official code's
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
  *
  * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
@@ -87,7 +90,7 @@ typedef struct {
     int by_eid;        /* 1: every token is an eid (a dataset's query/), never a name */
     const char *const *negatives; /* rejected entities: never returned; hard negatives */
     int nnegatives;
-    const char *const *accepted;  /* accepted entities: positives of the refinement */
+    const char *const *accepted;  /* accepted entities: seeds too (see above), never returned */
     int naccepted;
     engine_variant variant;
     int size;          /* entities returned beyond the seeds (100), >= 1 */
@@ -124,7 +127,7 @@ typedef struct {
     int nseeds, nnegatives, naccepted;
     int64_t *seeds, *negatives, *accepted; /* resolved rows, duplicates dropped */
     int n;
-    engine_item *items;   /* the ranking, best first (seeds not included) */
+    engine_item *items;   /* the ranking, best first (seeds and accepted not included) */
     int models_kept;      /* models in the final ensemble */
     int kept[ENGINE_MAX_MODELS];            /* their 0-based indices, best first */
     double model_score[ENGINE_MAX_MODELS];  /* final selection's consistency (lower = better) */
@@ -137,7 +140,8 @@ typedef struct {
 /* The method for one request into *out (engine_result_free). Returns 0, or -1 for bad user
  * input with a one-line message in err (errlen >= 1024 holds every suggestion): an unknown
  * name (with the five closest), an ambiguous name (with the entities it names), an entity
- * both seed and negative (or accepted and negative), fewer than two distinct seeds, a bad
+ * both seed and negative (or accepted and negative), fewer than two distinct entities among
+ * the seeds and the accepted ones, a bad
  * size/top/bounds. Never exits on user input. Thread-safe. */
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen);
 void engine_result_free(engine_result *r);

@@ -45,7 +45,8 @@ static void push(int64_t **a, int64_t *n, int64_t *cap, int64_t e) {
     (*a)[(*n)++] = e;
 }
 
-void cl_sets_add_pos(cl_sets *s, int64_t e) {
+/* Adds e to E_pos (a positive for some query wins: e leaves E_neg). */
+static void cl_sets_add_pos(cl_sets *s, int64_t e) {
     if (find(s->pos, s->n_pos, e) >= 0) return;
     push(&s->pos, &s->n_pos, &s->cap_pos, e);
     int64_t j = find(s->neg, s->n_neg, e);   /* positive for some query wins */

@@ -73,9 +73,7 @@ void cl_sets_free(cl_sets *s);
  * first). Bad bounds die (exit 1: a caller bug; stages range-check their flags). */
 void cl_sets_add_query(cl_sets *s, const int64_t *seeds, int64_t n_seeds,
                        const int64_t *ranked, int64_t n_ranked, const cl_bounds *b);
-/* One entity known to be positive (leaves E_neg) or negative (ignored when positive): a
- * person's accepted and rejected entities. */
-void cl_sets_add_pos(cl_sets *s, int64_t e);
+/* One entity known to be negative (ignored when positive): a person's rejected entities. */
 void cl_sets_add_neg(cl_sets *s, int64_t e);
 
 typedef enum { CL_SAME_POS = 0, CL_CROSS_POS = 1, CL_SAME_NEG = 2 } cl_pair_kind;

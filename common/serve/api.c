@@ -206,11 +206,6 @@ static json_t *brief_list(const lexicon *x, const int64_t *rows, int n) {
     return a;
 }
 
-/* "accepted" for an entity the person accepted (it stays in the ranking), else "candidate". */
-static const char *row_status(const expansion *x, int64_t row) {
-    return contains(x->job.accepted, x->job.naccepted, row) ? "accepted" : "candidate";
-}
-
 static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
     const serve_expander *ex = &c->expander;
     json_t *root = json_object(), *list = json_array(), *figs = json_array();
@@ -224,7 +219,7 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
     for (int i = 0; i < x->res.n; i++) {
         json_t *e = entity_brief(c->lex, x->res.rows[i]);
         json_object_set_new(e, "rank", json_integer(i + 1));
-        json_object_set_new(e, "status", json_string(row_status(x, x->res.rows[i])));
+        json_object_set_new(e, "status", json_string("candidate"));
         json_object_set_new(e, "mentions", json_integer(lexicon_mentions(c->lex, x->res.rows[i])));
         json_object_set_new(e, "score", figure_json(x->res.score[i]));
         for (int k = 0; k < ex->nfigures; k++)
@@ -257,12 +252,9 @@ static void tsv_name(FILE *f, const char *s) {
     for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-/* Rows without a rank (seeds, accepted entities outside the list, rejected ones). When
- * `skip` is given, rows also in it are left out. */
-static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, const char *status, int nfigures,
-                     const expand_result *skip) {
+/* Rows without a rank (seeds, accepted and rejected entities). */
+static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, const char *status, int nfigures) {
     for (int i = 0; i < n; i++) {
-        if (skip && contains(skip->rows, skip->n, rows[i])) continue;
         fprintf(f, "\t%lld\t", (long long)lexicon_eid(lex, rows[i]));
         tsv_name(f, lexicon_name(lex, rows[i]));
         fprintf(f, "\t%s\t", status);
@@ -279,16 +271,16 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
     fprintf(f, "rank\teid\tname\tstatus\tscore");
     for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%s", ex->figure_names[k]);
     fputc('\n', f);
-    tsv_rows(f, c->lex, x->job.seeds, x->job.nseeds, "seed", ex->nfigures, NULL);
+    tsv_rows(f, c->lex, x->job.seeds, x->job.nseeds, "seed", ex->nfigures);
+    tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures);
     for (int i = 0; i < x->res.n; i++) {
         fprintf(f, "%d\t%lld\t", i + 1, (long long)lexicon_eid(c->lex, x->res.rows[i]));
         tsv_name(f, lexicon_name(c->lex, x->res.rows[i]));
-        fprintf(f, "\t%s\t%.6g", row_status(x, x->res.rows[i]), x->res.score[i]);
+        fprintf(f, "\tcandidate\t%.6g", x->res.score[i]);
         for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%.6g", x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]);
         fputc('\n', f);
     }
-    tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures, &x->res);
-    tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures, NULL);
+    tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures);
     if (fclose(f)) die_errno("open_memstream");
     r->status = 200;
     r->len = size;

@@ -5,9 +5,10 @@
 # pipeline's index give the same ranking for phase 2 and each of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
 # the sums over a sparse row being accumulated in another order), and so does the pipeline's
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
-# and every bad input — unknown or ambiguous names, a seed that is also negative, fewer than
-# two seeds, an index of another corpus, a wrong kind or schema, a truncated index, an
-# interrupted index build, a patmodel of another index or truncated, pairs of other samples,
+# an accepted entity is a seed (left out of the list, which equals the one with it among the
+# seeds); and every bad input — unknown or ambiguous names, a seed that is also negative,
+# fewer than two seeds, an index of another corpus, a wrong kind or schema, a truncated
+# index, an interrupted index build, a patmodel of another index or truncated, pairs of other samples,
 # --dists with --index — exits 3 (2 for usage) with the expected message and no output.
 source "$(dirname "$0")/lib.sh"
 if ! need_shared || [ ! -f "$SHARED/data/mini-ese.tar.gz" ]; then skip query "no ../shared/data/mini-ese.tar.gz"; exit 0; fi
@@ -87,6 +88,18 @@ check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-default.tsv"
 first=$(sed -n 2p "$WORK/q-full.tsv" | cut -f2)
 query --run "$RUN" --seeds "$seed_list" --negative-seeds "$first" --quiet >"$WORK/q-neg.tsv"
 check negative-left-out bash -c "! cut -f2 '$WORK/q-neg.tsv' | grep -qx '$first'"
+# an accepted entity joins the seeds: it anchors the search (noclen has no refinement, so only
+# the search and the re-ranking can see it), is not returned, and the list is the one of the
+# query with it as a seed (for the full method without pseudo-positives, which accepted
+# entities replace)
+acc=$(sed -n 6p "$WORK/q-noclen.tsv" | cut -f2)
+for v in noclen nocl full; do
+    query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --variant $v --thr-pos 1 --quiet >"$WORK/q-acc-$v.tsv"
+    query --run "$RUN" --seeds "$seed_list,$acc" --variant $v --thr-pos 1 --quiet >"$WORK/q-accseed-$v.tsv"
+    check "accepted-left-out-$v" bash -c "! cut -f2 '$WORK/q-acc-$v.tsv' | grep -qx '$acc'"
+    check "accepted-is-a-seed-$v" cmp "$WORK/q-acc-$v.tsv" "$WORK/q-accseed-$v.tsv"
+done
+check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv') <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc')"
 
 # bad input
 s1=$(cut -d' ' -f1 <<<"$seeds")
@@ -94,6 +107,7 @@ n1=$(awk -F'\t' -v e="$s1" '$2 == e {print $1}' "$D/entity2id.txt")
 expect_exit unknown-name 3 'unknown entity "Ohioo".*closest names: "Ohio"' query --run "$RUN" --seeds "$seed_list,Ohioo"
 expect_exit seed-also-negative 3 'both a seed and a negative seed' query --run "$RUN" --seeds "$seed_list" --negative "$n1"
 expect_exit one-seed 3 'at least 2' query --run "$RUN" --seeds "$s1,$n1"
+expect_exit one-seed-accepted-too 3 'at least 2' query --run "$RUN" --seeds "$s1" --accepted "$n1"
 expect_exit no-seed 3 'at least 2' query --run "$RUN" --variant noclen
 expect_exit both-run-and-index 2 'exactly one of --run and --index' query --run "$RUN" --index "$RUN/index.mp" --seeds "$seed_list"
 expect_exit bad-variant 2 'expected full, noen' query --run "$RUN" --seeds "$seed_list" --variant best

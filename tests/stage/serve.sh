@@ -116,11 +116,15 @@ second=$(jq -r '.entities[1].eid' "$WORK/expand1.json")
 expect_post expand_accepted 200 "{\"seeds\":[\"Ohio\",\"Texas\",\"Iowa\"],\"accepted\":[$second],\"negative_seeds\":[\"Utah\",\"$first\"],\"size\":20,\"variant\":\"noclen\"}"
 jq -e --arg f "$first" '[.entities[].name] | index($f) == null' "$WORK/body" >/dev/null &&
     pass rejected_leaves_the_list || fail rejected_leaves_the_list
-jq -e --argjson s "$second" '[.entities[] | select(.status == "accepted") | .eid] | . == [] or . == [$s]' "$WORK/body" >/dev/null &&
-    jq -e --argjson s "$second" '.entities | all(.status == "candidate" or .eid == $s)' "$WORK/body" >/dev/null &&
-    jq -e '.accepted | length == 1' "$WORK/body" >/dev/null && pass accepted_marked || fail accepted_marked "$(head -c 300 "$WORK/body")"
+jq -e --argjson s "$second" '(.entities | all(.status == "candidate" and .eid != $s)) and (.accepted | length == 1)' \
+    "$WORK/body" >/dev/null && pass accepted_leaves_the_list || fail accepted_leaves_the_list "$(head -c 300 "$WORK/body")"
 cmp -s <(jq -c '[.entities[].eid]' "$WORK/body") <(jq -c '[.entities[].eid]' "$WORK/expand1.json") &&
     fail feedback_changes_the_list || pass feedback_changes_the_list
+# an accepted entity joins the seeds: the same list as with it among the seeds
+cp "$WORK/body" "$WORK/accepted.json"
+expect_post expand_accepted_as_seed 200 "{\"seeds\":[\"Ohio\",\"Texas\",\"Iowa\",$second],\"negative_seeds\":[\"Utah\",\"$first\"],\"size\":20,\"variant\":\"noclen\"}"
+cmp -s <(jq -c '[.entities[].eid]' "$WORK/body") <(jq -c '[.entities[].eid]' "$WORK/accepted.json") &&
+    pass accepted_is_a_seed || fail accepted_is_a_seed
 expect_post by_eid 200 '{"seeds":[32,5,116],"size":5,"variant":"noclen"}'
 expect_post malformed_json 400 '{"seeds":["Ohio",' 'malformed JSON'
 expect_post not_object 400 '["Ohio","Texas"]' 'expected a JSON object'
@@ -213,11 +217,12 @@ req contexts_not_a_number 404 "${U}api/entity/abc/contexts"
 req contexts_limit 400 "${U}api/entity/$ohio/contexts?limit=100000"
 
 # ---- export ----
-req export_tsv 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&negative=Utah&size=10&variant=noclen&format=tsv"
+req export_tsv 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&accepted=$second&negative=Utah&size=10&variant=noclen&format=tsv"
 grep -qi '^content-disposition: attachment; filename="expansion.tsv"' "$WORK/hdr" && pass export_attachment || fail export_attachment
-awk -F'\t' 'NR == 1 { ok = ($1 == "rank" && $2 == "eid" && $3 == "name" && $4 == "status" && $5 == "score") }
-    $4 == "seed" { s++ } $4 == "rejected" { r++ } $4 == "candidate" { c++; if ($1 != c) ok = 0 }
-    END { exit !(ok && s == 3 && r == 1 && c == 10) }' "$WORK/body" && pass export_tsv_rows || fail export_tsv_rows "$(head -n 3 "$WORK/body" | tr '\t\n' ' |')"
+awk -F'\t' -v acc="$second" 'NR == 1 { ok = ($1 == "rank" && $2 == "eid" && $3 == "name" && $4 == "status" && $5 == "score") }
+    $4 == "seed" { s++ } $4 == "accepted" { a++; if ($1 != "" || $2 != acc) ok = 0 } $4 == "rejected" { r++ }
+    $4 == "candidate" { c++; if ($1 != c || $2 == acc) ok = 0 }
+    END { exit !(ok && s == 3 && a == 1 && r == 1 && c == 10) }' "$WORK/body" && pass export_tsv_rows || fail export_tsv_rows "$(head -n 5 "$WORK/body" | tr '\t\n' ' |')"
 req export_json 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&size=10&variant=noclen&format=json"
 jq -e '(.entities | length) == 10' "$WORK/body" >/dev/null && pass export_json_rows || fail export_json_rows
 req export_no_seeds 400 "${U}api/export?format=tsv"
