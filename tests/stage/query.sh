@@ -99,7 +99,7 @@ for v in noclen nocl full; do
     check "accepted-left-out-$v" bash -c "! cut -f2 '$WORK/q-acc-$v.tsv' | grep -qx '$acc'"
     check "accepted-is-a-seed-$v" cmp "$WORK/q-acc-$v.tsv" "$WORK/q-accseed-$v.tsv"
 done
-check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv') <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc')"
+check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv' | grep -vx '$acc' | head -n 30) <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc' | head -n 30)"
 
 # bad input
 s1=$(cut -d' ' -f1 <<<"$seeds")
