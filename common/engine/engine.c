@@ -390,19 +390,17 @@ static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
 }
 
 /* The query's own context features: the models[0..nm-1] (or all K with an ensemble) reweighted
- * by the features the seeds share, then re-selected select_rounds times on the seeds plus the
+ * by the features the known members share, then re-selected select_rounds times on them plus the
  * top select_grow of the reweighted expansion (SetExpan's iteration), scored against the
  * others (seed_features.h). The final set into
  * *set / *nset, the refinements into sf[]. */
 static void select_features(call *c, int ensemble, const seedfeat_set *others, int *models, int *nm,
                             pattern_refinement **sf, int64_t **set, int *nset) {
     const engine_request *q = c->q;
-    engine_result *res = c->res;
     int K = ensemble ? c->g->cfg.models : 1;
-    *set = xmalloc(sizeof(int64_t) * (size_t)(res->nseeds + res->naccepted + q->select_grow + 1));
-    *nset = 0;
-    for (int i = 0; i < res->nseeds; i++) (*set)[(*nset)++] = res->seeds[i];
-    for (int i = 0; i < res->naccepted; i++) (*set)[(*nset)++] = res->accepted[i];
+    *set = xmalloc(sizeof(int64_t) * (size_t)(c->nmembers + q->select_grow + 1));
+    memcpy(*set, c->members, sizeof(int64_t) * (size_t)c->nmembers);
+    *nset = c->nmembers;
     int base = *nset;
     for (int round = 0;; round++) {
         for (int k = 0; k < K; k++) {

@@ -10,6 +10,7 @@
 # entities not judged yet (seeds, accepted and rejected removed). Prints MAP@10/20/50 per
 # round for both users and the query times. RUN holds the corpus index (make ... index).
 # FEEDBACK_QUERIES=Q: only the first Q queries of each class (default 0 = all).
+# FEEDBACK_QUERY_OPTS: more options of every `query` run (default none), e.g. "--select 0".
 # A benchmark, not a test.
 set -eu
 bin=$1 data=$2 run=$3 rounds=${4:-2}
@@ -21,7 +22,7 @@ if [ -d "$data" ]; then root=$data; else
     tar -xzf "$data" -C "$dir"
     root=$(dirname "$(find "$dir" -name entity2id.txt | head -n 1)")
 fi
-echo "== bench-feedback: $(basename "$data"), index $run/index.mp, size $size; uptime:$(uptime | sed 's/.*load/ load/') =="
+echo "== bench-feedback: $(basename "$data"), index $run/index.mp, size $size, query options '${FEEDBACK_QUERY_OPTS:-}'; uptime:$(uptime | sed 's/.*load/ load/') =="
 results=$dir/results.tsv times=$dir/times.txt
 : >"$results"
 : >"$times"
@@ -39,8 +40,8 @@ csv() { paste -sd, "$1"; }
 run_query() { # seeds accepted-file rejected-file out
     local t0 t1
     t0=$(date +%s.%N)
-    # shellcheck disable=SC2046
-    "$bin/query" --quiet --run "$run" --seeds "$1" --size "$size" --format tsv \
+    # shellcheck disable=SC2046,SC2086
+    "$bin/query" --quiet --run "$run" --seeds "$1" --size "$size" --format tsv ${FEEDBACK_QUERY_OPTS:-} \
         $( [ -s "$2" ] && echo --accepted "$(csv "$2")" ) $( [ -s "$3" ] && echo --negative-seeds "$(csv "$3")" ) |
         awk -F'\t' 'NR > 1 { print $2 }' >"$4"
     t1=$(date +%s.%N)
