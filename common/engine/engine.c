@@ -394,7 +394,8 @@ static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
  * top select_grow of the reweighted expansion (SetExpan's iteration), scored against the
  * others (seed_features.h). The final set into
  * *set / *nset, the refinements into sf[]. */
-static void select_features(call *c, int ensemble, const seedfeat_set *others, int *models, int *nm,
+static void select_features(call *c, int ensemble, const seedfeat_opts *feat, const seedfeat_set *others,
+                            const seedfeat_set *rejected, int *models, int *nm,
                             pattern_refinement **sf, int64_t **set, int *nset) {
     const engine_request *q = c->q;
     int K = ensemble ? c->g->cfg.models : 1;
@@ -405,7 +406,7 @@ static void select_features(call *c, int ensemble, const seedfeat_set *others, i
     for (int round = 0;; round++) {
         for (int k = 0; k < K; k++) {
             pattern_refinement_free(sf[k]);
-            sf[k] = seedfeat_refinement(c->g->m[k], &(seedfeat_set){*set, *nset}, others, &q->features, NULL);
+            sf[k] = seedfeat_refinement(c->g->m[k], &(seedfeat_set){*set, *nset}, others, rejected, feat, NULL);
         }
         if (ensemble) *nm = ensemble_models(c, sf, models);
         if (round == q->select_rounds) break;
@@ -445,7 +446,10 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     int64_t *set = NULL;
     int nset = 0;
     seedfeat_set others = {g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
-    if (q->select) select_features(&c, ensemble, &others, models, &nm, sf, &set, &nset);
+    seedfeat_set rejected = {out->negatives, out->nnegatives};
+    seedfeat_opts feat = q->features; /* the set's share only counts once entities are accepted */
+    if (c.nmembers == out->nseeds) feat.share_fraction = 0;
+    if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf, &set, &nset);
     if (contrastive) {
         int64_t *ranked2;
         int n2 = search_and_rerank(&c, models, nm, q->select ? sf : NULL, q->phase2_size, &ranked2, NULL);
@@ -457,7 +461,8 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             ref[k] = pattern_model_refine(g->m[k], &cs, 1, &q->contrast, k ? NULL : &out->loss_before,
                                           k ? NULL : &out->loss_after);
             if (q->select) { /* the contrastive weights times the query's feature weights */
-                pattern_refinement *both = seedfeat_refinement(g->m[k], &(seedfeat_set){set, nset}, &others, &q->features, ref[k]);
+                pattern_refinement *both = seedfeat_refinement(g->m[k], &(seedfeat_set){set, nset}, &others, &rejected,
+                                                                 &feat, ref[k]);
                 pattern_refinement_free(ref[k]);
                 ref[k] = both;
             }

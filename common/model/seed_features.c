@@ -7,7 +7,7 @@
 #include "base/error.h"
 
 seedfeat_opts seedfeat_defaults(void) {
-    seedfeat_opts o = {200, 2, 0.5, 0, 2.0};
+    seedfeat_opts o = {200, 2, 0.5, 0, 2.0, 2.0, 0.5};
     return o;
 }
 
@@ -47,8 +47,8 @@ static void add_profiles(const pattern_model *m, const seedfeat_set *s, double s
     }
 }
 
-int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others, const seedfeat_opts *o,
-                    int32_t *feat, double *score) {
+int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others,
+                    const seedfeat_set *rejected, const seedfeat_opts *o, int32_t *feat, double *score) {
     if (o->top < 1 || o->min_share < 1 || s->n < 1) die("seedfeat_select: top, min_share and the set must be >= 1");
     int64_t F = pattern_model_stats(m).features;
     double *sum = xcalloc((size_t)F + 1, sizeof(double));
@@ -58,11 +58,15 @@ int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfea
     add_profiles(m, s, 1.0 / s->n, 0, sum, held, &touched, &ntouched, &cap);
     if (o->others > 0 && others->n > 0)
         add_profiles(m, others, -o->others / others->n, 1, sum, held, &touched, &ntouched, &cap);
+    if (o->rejected > 0 && rejected->n > 0)
+        add_profiles(m, rejected, -o->rejected / rejected->n, 1, sum, held, &touched, &ntouched, &cap);
     scored_feature *cand = xmalloc(sizeof *cand * (size_t)(ntouched + 1));
     int64_t nc = 0;
+    int need = (int)ceil(o->share_fraction * s->n - 1e-9);
+    if (need < o->min_share) need = o->min_share;
     for (int64_t i = 0; i < ntouched; i++) {
         int32_t f = touched[i];
-        if (held[f] >= o->min_share && sum[f] > 0) cand[nc++] = (scored_feature){f, sum[f]};
+        if (held[f] >= need && sum[f] > 0) cand[nc++] = (scored_feature){f, sum[f]};
     }
     qsort(cand, (size_t)nc, sizeof *cand, by_score);
     int k = nc < o->top ? (int)nc : o->top;
@@ -78,11 +82,12 @@ int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfea
 }
 
 pattern_refinement *seedfeat_refinement(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others,
-                                        const seedfeat_opts *o, const pattern_refinement *base) {
+                                        const seedfeat_set *rejected, const seedfeat_opts *o,
+                                        const pattern_refinement *base) {
     int64_t F = pattern_model_stats(m).features;
     int32_t *feat = xmalloc(sizeof(int32_t) * (size_t)o->top);
     double *score = xmalloc(sizeof(double) * (size_t)o->top);
-    int k = seedfeat_select(m, s, others, o, feat, score);
+    int k = seedfeat_select(m, s, others, rejected, o, feat, score);
     float *w = xmalloc(sizeof(float) * (size_t)(F + 1));
     const float *bw = base ? pattern_refinement_weights(base) : NULL;
     for (int64_t f = 0; f < F; f++) w[f] = bw ? bw[f] : 1.0f;

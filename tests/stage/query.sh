@@ -88,6 +88,11 @@ check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-default.tsv"
 first=$(sed -n 2p "$WORK/q-full.tsv" | cut -f2)
 query --run "$RUN" --seeds "$seed_list" --negative-seeds "$first" --quiet >"$WORK/q-neg.tsv"
 check negative-left-out bash -c "! cut -f2 '$WORK/q-neg.tsv' | grep -qx '$first'"
+# the feature selection's share of the set only counts once entities are accepted: the seeds'
+# own list is the default one
+query --run "$RUN" --seeds "$seed_list" --quiet >"$WORK/q-select.tsv"
+query --run "$RUN" --seeds "$seed_list" --select-min-fraction 1 --quiet >"$WORK/q-frac.tsv"
+check min-fraction-needs-accepted cmp "$WORK/q-frac.tsv" "$WORK/q-select.tsv"
 # an accepted entity joins the seeds: it anchors the search (noclen has no refinement, so only
 # the search and the re-ranking can see it), is not returned, and the list is the one of the
 # query with it as a seed (for the full method without pseudo-positives, which accepted

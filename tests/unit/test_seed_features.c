@@ -64,28 +64,47 @@ static void test_selection_and_scores(void) {
     double score[4];
     double zA0 = L25 / sqrt(L25 * L25 + L125 * L125), zC0 = L125 / sqrt(L25 * L25 + L125 * L125), z1 = 1 / sqrt(2.0);
     /* shared by both: A only */
-    seedfeat_opts o = {4, 2, 1.0, 0, 0.0};
-    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &o, feat, score), 1);
+    seedfeat_opts o = {4, 2, 1.0, 0, 0.0, 0.0, 0.0};
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &none, &o, feat, score), 1);
     CHECK_EQ_INT(feat[0], A);
     CHECK_NEAR(score[0], (zA0 + z1) / 2, 1e-6);
     /* held by one is enough: A, then D (e1's), then C (e0's smaller PMI); never B */
     o.min_share = 1;
-    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &o, feat, score), 3);
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &none, &o, feat, score), 3);
     CHECK_EQ_INT(feat[1], D);
     CHECK_EQ_INT(feat[2], C);
     CHECK_NEAR(score[1], z1 / 2, 1e-6);
     CHECK_NEAR(score[2], zC0 / 2, 1e-6);
+    /* a share of the set: half of 2 members is 1 (as min_share), all of them is 2 */
+    o.share_fraction = 0.5;
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &none, &o, feat, score), 3);
+    o.share_fraction = 1;
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &none, &o, feat, score), 1);
+    CHECK_EQ_INT(feat[0], A);
+    o.share_fraction = 0;
     /* top cuts the list */
     o.top = 2;
-    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &o, feat, score), 2);
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &none, &o, feat, score), 2);
     CHECK_EQ_INT(feat[1], D);
     /* against the others {e4, e5}: C (all of e5, part of e4) and D (most of e4) fall below 0 */
     o.others = 1;
-    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &o, feat, score), 1);
+    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &none, &o, feat, score), 1);
     CHECK_EQ_INT(feat[0], A);
     CHECK_NEAR(score[0], (zA0 + z1) / 2, 1e-6);
     o.others = 0.1; /* a small weight keeps them, lowered by 0.1 x the others' mean */
-    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &o, feat, score), 2);
+    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &none, &o, feat, score), 2);
+    CHECK_NEAR(score[1], z1 / 2 - 0.1 * zA0 / 2, 1e-6);
+    /* the same entities as the rejected: their mean counts with weight mu, added to the others' */
+    o.others = 0;
+    o.rejected = 1;
+    CHECK_EQ_INT(seedfeat_select(m, &S, &none, &others, &o, feat, score), 1);
+    CHECK_EQ_INT(feat[0], A);
+    o.others = 0.1;
+    o.rejected = 0.1;
+    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &others, &o, feat, score), 2);
+    CHECK_NEAR(score[1], z1 / 2 - 0.2 * zA0 / 2, 1e-6);
+    o.rejected = 0; /* mu = 0: the rejected are not read */
+    CHECK_EQ_INT(seedfeat_select(m, &S, &others, &others, &o, feat, score), 2);
     CHECK_NEAR(score[1], z1 / 2 - 0.1 * zA0 / 2, 1e-6);
     pattern_model_free(m);
 }
@@ -95,14 +114,14 @@ static void test_weights_and_rows(void) {
     int32_t A = feature_of(m, 0x3), D = feature_of(m, 0x12);
     int64_t set[] = {0, 1};
     seedfeat_set S = {set, 2}, none = {NULL, 0};
-    seedfeat_opts o = {4, 2, 1.5, 0, 0.0};
-    pattern_refinement *r = seedfeat_refinement(m, &S, &none, &o, NULL);
+    seedfeat_opts o = {4, 2, 1.5, 0, 0.0, 0.0, 0.0};
+    pattern_refinement *r = seedfeat_refinement(m, &S, &none, &none, &o, NULL);
     const float *w = pattern_refinement_weights(r);
     for (int32_t f = 0; f < 4; f++) CHECK_NEAR(w[f], f == A ? exp(1.5) : 1.0, 1e-5);
     /* proportional: D gets 1.5 x score_D / score_A */
     o.min_share = 1;
     o.proportional = 1;
-    pattern_refinement *p = seedfeat_refinement(m, &S, &none, &o, r);
+    pattern_refinement *p = seedfeat_refinement(m, &S, &none, &none, &o, r);
     double zA0 = L25 / sqrt(L25 * L25 + L125 * L125), z1 = 1 / sqrt(2.0);
     const float *wp = pattern_refinement_weights(p);
     CHECK_NEAR(wp[A], exp(1.5) * exp(1.5), 1e-4); /* times the base's exp(1.5) */
