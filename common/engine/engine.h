@@ -88,7 +88,8 @@ typedef struct {
     const char *const *seeds;
     int nseeds;
     int by_eid;        /* 1: every token is an eid (a dataset's query/), never a name */
-    const char *const *negatives; /* rejected entities: never returned; hard negatives */
+    const char *const *negatives; /* rejected entities: never returned; hard negatives; held
+                                   * against a feature by the feature selection */
     int nnegatives;
     const char *const *accepted;  /* accepted entities: seeds too (see above), never returned */
     int naccepted;
