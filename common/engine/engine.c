@@ -392,30 +392,28 @@ static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
 /* The query's own context features: the models[0..nm-1] (or all K with an ensemble) reweighted
  * by the features the known members share, then re-selected select_rounds times on them plus the
  * top select_grow of the reweighted expansion (SetExpan's iteration), scored against the
- * others (seed_features.h). The final set into
- * *set / *nset, the refinements into sf[]. */
+ * others and the rejected (seed_features.h); the refinements into sf[]. */
 static void select_features(call *c, int ensemble, const seedfeat_opts *feat, const seedfeat_set *others,
-                            const seedfeat_set *rejected, int *models, int *nm,
-                            pattern_refinement **sf, int64_t **set, int *nset) {
+                            const seedfeat_set *rejected, int *models, int *nm, pattern_refinement **sf) {
     const engine_request *q = c->q;
     int K = ensemble ? c->g->cfg.models : 1;
-    *set = xmalloc(sizeof(int64_t) * (size_t)(c->nmembers + q->select_grow + 1));
-    memcpy(*set, c->members, sizeof(int64_t) * (size_t)c->nmembers);
-    *nset = c->nmembers;
-    int base = *nset;
+    int64_t *set = xmalloc(sizeof(int64_t) * (size_t)(c->nmembers + q->select_grow + 1));
+    memcpy(set, c->members, sizeof(int64_t) * (size_t)c->nmembers);
+    int nset = c->nmembers;
     for (int round = 0;; round++) {
         for (int k = 0; k < K; k++) {
             pattern_refinement_free(sf[k]);
-            sf[k] = seedfeat_refinement(c->g->m[k], &(seedfeat_set){*set, *nset}, others, rejected, feat, NULL);
+            sf[k] = seedfeat_refinement(c->g->m[k], &(seedfeat_set){set, nset}, others, rejected, feat);
         }
         if (ensemble) *nm = ensemble_models(c, sf, models);
         if (round == q->select_rounds) break;
         int64_t *ranked;
         int n = search_and_rerank(c, models, *nm, sf, q->select_size, &ranked, NULL);
-        *nset = base;
-        for (int i = 0; i < n && i < q->select_grow; i++) (*set)[(*nset)++] = ranked[i];
+        nset = c->nmembers;
+        for (int i = 0; i < n && i < q->select_grow; i++) set[nset++] = ranked[i];
         free(ranked);
     }
+    free(set);
 }
 
 static double thread_cpu_seconds(void) {
@@ -443,13 +441,11 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     out->models_kept = 1;
     if (ensemble) nm = ensemble_models(&c, NULL, models);
     pattern_refinement *ref[ENGINE_MAX_MODELS] = {0}, *sf[ENGINE_MAX_MODELS] = {0};
-    int64_t *set = NULL;
-    int nset = 0;
     seedfeat_set others = {g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
     seedfeat_set rejected = {out->negatives, out->nnegatives};
     seedfeat_opts feat = q->features; /* the set's share only counts once entities are accepted */
     if (c.nmembers == out->nseeds) feat.share_fraction = 0;
-    if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf, &set, &nset);
+    if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf);
     if (contrastive) {
         int64_t *ranked2;
         int n2 = search_and_rerank(&c, models, nm, q->select ? sf : NULL, q->phase2_size, &ranked2, NULL);
@@ -461,8 +457,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             ref[k] = pattern_model_refine(g->m[k], &cs, 1, &q->contrast, k ? NULL : &out->loss_before,
                                           k ? NULL : &out->loss_after);
             if (q->select) { /* the contrastive weights times the query's feature weights */
-                pattern_refinement *both = seedfeat_refinement(g->m[k], &(seedfeat_set){set, nset}, &others, &rejected,
-                                                                 &feat, ref[k]);
+                pattern_refinement *both = pattern_refinement_product(g->m[k], ref[k], sf[k]);
                 pattern_refinement_free(ref[k]);
                 ref[k] = both;
             }
@@ -474,7 +469,6 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     pattern_refinement *const *final = contrastive ? ref : q->select ? sf : NULL;
     out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
     free(ranked);
-    free(set);
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
     pattern_scratch_free(c.scratch);

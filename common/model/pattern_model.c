@@ -719,6 +719,13 @@ pattern_refinement *pattern_refinement_from_weights(const pattern_model *m, cons
     return refinement_with(m, copy);
 }
 
+pattern_refinement *pattern_refinement_product(const pattern_model *m, const pattern_refinement *a,
+                                               const pattern_refinement *b) {
+    float *w = xmalloc(sizeof(float) * (size_t)(m->F + 1));
+    for (int64_t f = 0; f < m->F; f++) w[f] = a->w[f] * b->w[f];
+    return refinement_with(m, w);
+}
+
 const float *pattern_refinement_weights(const pattern_refinement *r) { return r->w; }
 
 double pattern_model_contrast(pattern_model *m, const pattern_class_sets *sets, int nsets,

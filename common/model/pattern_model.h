@@ -161,6 +161,10 @@ void pattern_refinement_free(pattern_refinement *r);
  * pattern_refinement_weights gives them; copied): a refinement stored in a file (a `patmodel`
  * artifact) brought back, identical to the one learned. O(F + profile entries). */
 pattern_refinement *pattern_refinement_from_weights(const pattern_model *m, const float *w);
+/* The refinement of m whose weights are a's times b's, feature by feature (both refinements
+ * of m): two reweightings applied together. O(F + profile entries). */
+pattern_refinement *pattern_refinement_product(const pattern_model *m, const pattern_refinement *a,
+                                               const pattern_refinement *b);
 /* The weights exp(u_f), one per feature of the model refined. */
 const float *pattern_refinement_weights(const pattern_refinement *r);
 /* pattern_model_refine, then the model's own rows (pattern_model_rows) use the refinement;

@@ -82,15 +82,13 @@ int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfea
 }
 
 pattern_refinement *seedfeat_refinement(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others,
-                                        const seedfeat_set *rejected, const seedfeat_opts *o,
-                                        const pattern_refinement *base) {
+                                        const seedfeat_set *rejected, const seedfeat_opts *o) {
     int64_t F = pattern_model_stats(m).features;
     int32_t *feat = xmalloc(sizeof(int32_t) * (size_t)o->top);
     double *score = xmalloc(sizeof(double) * (size_t)o->top);
     int k = seedfeat_select(m, s, others, rejected, o, feat, score);
     float *w = xmalloc(sizeof(float) * (size_t)(F + 1));
-    const float *bw = base ? pattern_refinement_weights(base) : NULL;
-    for (int64_t f = 0; f < F; f++) w[f] = bw ? bw[f] : 1.0f;
+    for (int64_t f = 0; f < F; f++) w[f] = 1.0f;
     for (int i = 0; i < k; i++) {
         double u = o->proportional ? o->boost * score[i] / score[0] : o->boost;
         w[feat[i]] *= (float)exp(u);

@@ -17,8 +17,8 @@
  *   u_f = boost * score_f / max score  (proportional),
  * every other feature u_f = 0 (weight 1), and the weights exp(u_f) make a pattern_refinement:
  * the rows of the refined model are recomputed from the reweighted profiles exactly as a
- * contrastive refinement's are. A base refinement's weights (e.g. a contrastive one) may be
- * multiplied in. Cost: O(sum over S of profile lengths + F) per call, O(F) memory. */
+ * contrastive refinement's are (pattern_refinement_product combines them with a contrastive
+ * refinement's). Cost: O(sum over S of profile lengths + F) per call, O(F) memory. */
 #ifndef PROBEXPAN_SEED_FEATURES_H
 #define PROBEXPAN_SEED_FEATURES_H
 
@@ -52,10 +52,8 @@ typedef struct {
 int seedfeat_select(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others,
                     const seedfeat_set *rejected, const seedfeat_opts *o, int32_t *feat, double *score);
 
-/* The refinement of m by that selection: weights exp(u_f) as above, times base's weights
- * when base is not NULL (a refinement of the same model). */
+/* The refinement of m by that selection: weights exp(u_f) as above. */
 pattern_refinement *seedfeat_refinement(const pattern_model *m, const seedfeat_set *s, const seedfeat_set *others,
-                                        const seedfeat_set *rejected, const seedfeat_opts *o,
-                                        const pattern_refinement *base);
+                                        const seedfeat_set *rejected, const seedfeat_opts *o);
 
 #endif

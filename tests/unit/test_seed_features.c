@@ -115,13 +115,14 @@ static void test_weights_and_rows(void) {
     int64_t set[] = {0, 1};
     seedfeat_set S = {set, 2}, none = {NULL, 0};
     seedfeat_opts o = {4, 2, 1.5, 0, 0.0, 0.0, 0.0};
-    pattern_refinement *r = seedfeat_refinement(m, &S, &none, &none, &o, NULL);
+    pattern_refinement *r = seedfeat_refinement(m, &S, &none, &none, &o);
     const float *w = pattern_refinement_weights(r);
     for (int32_t f = 0; f < 4; f++) CHECK_NEAR(w[f], f == A ? exp(1.5) : 1.0, 1e-5);
     /* proportional: D gets 1.5 x score_D / score_A */
     o.min_share = 1;
     o.proportional = 1;
-    pattern_refinement *p = seedfeat_refinement(m, &S, &none, &none, &o, r);
+    pattern_refinement *sel = seedfeat_refinement(m, &S, &none, &none, &o);
+    pattern_refinement *p = pattern_refinement_product(m, sel, r);
     double zA0 = L25 / sqrt(L25 * L25 + L125 * L125), z1 = 1 / sqrt(2.0);
     const float *wp = pattern_refinement_weights(p);
     CHECK_NEAR(wp[A], exp(1.5) * exp(1.5), 1e-4); /* times the base's exp(1.5) */
@@ -137,6 +138,7 @@ static void test_weights_and_rows(void) {
     sparse_row_free(&refined);
     pattern_scratch_free(s);
     pattern_refinement_free(p);
+    pattern_refinement_free(sel);
     pattern_refinement_free(r);
     pattern_model_free(m);
 }
