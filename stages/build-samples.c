@@ -131,8 +131,7 @@ int main(int argc, char **argv) {
     corpus_reader c;
     corpus_open(&c, corpus_path);
     intmap eid_index;
-    intmap_init(&eid_index);
-    for (int64_t i = 0; i < c.ents.n; i++) intmap_put(&eid_index, c.ents.eid[i], i);
+    entity_table_row_map(&c.ents, &eid_index);
     candidate *cand = NULL;
     size_t ncand = 0, ccap = 0;
     int64_t long_sentences = 0, long_sentence_mentions = 0, long_samples = 0, mentions = 0;

@@ -139,11 +139,8 @@ static int cmp_i64(const void *a, const void *b) {
 static int64_t seed_rows(const samples *s, const char *path, int64_t **out) {
     entity_table t;
     samples_entity_table(s, &t);
-    intmap row_of;
-    intmap_init(&row_of);
-    for (int64_t i = 0; i < t.n; i++) intmap_put(&row_of, t.eid[i], i);
     name_index ni;
-    name_index_init(&ni, &t, &row_of);
+    name_index_init(&ni, &t, NULL);
     query_list ql = {0, NULL};
     queries_load(&ql, path, samples_path(s), &ni);
     int64_t n = 0, *rows = NULL;
@@ -157,7 +154,6 @@ static int64_t seed_rows(const samples *s, const char *path, int64_t **out) {
         if (!m || rows[i] != rows[m - 1]) rows[m++] = rows[i];
     query_list_free(&ql);
     name_index_free(&ni);
-    intmap_free(&row_of);
     entity_table_free(&t);
     *out = rows;
     return m;

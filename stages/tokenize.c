@@ -349,8 +349,7 @@ int main(int argc, char **argv) {
     dataset_read_entities(dataset, &ents);
     pipeline p = {0};
     intmap eid_row;
-    intmap_init(&eid_row);
-    for (int64_t i = 0; i < ents.n; i++) intmap_put(&eid_row, ents.eid[i], i);
+    entity_table_row_map(&ents, &eid_row);
     p.sh = (sentence_opts){NULL, flags, &eid_row};
     log_info("%lld entities", (long long)ents.n);
     json_object_seed(0); /* before any thread parses */

@@ -456,6 +456,11 @@ void entity_table_free(entity_table *t) {
     memset(t, 0, sizeof *t);
 }
 
+void entity_table_row_map(const entity_table *t, intmap *row_of_eid) {
+    intmap_init(row_of_eid);
+    for (int64_t i = 0; i < t->n; i++) intmap_put(row_of_eid, t->eid[i], i);
+}
+
 /* ---------------- query/ and gt/ ---------------- */
 
 /* "query/us_states.txt" -> "us_states"; NULL for members not ending in .txt */
@@ -522,11 +527,8 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
 static void resolve_named(const char *dataset_path, query_ctx *c) {
     entity_table t;
     dataset_read_entities(dataset_path, &t);
-    intmap row_of_eid;
-    intmap_init(&row_of_eid);
-    for (int64_t i = 0; i < t.n; i++) intmap_put(&row_of_eid, t.eid[i], i);
     name_index x;
-    name_index_init(&x, &t, &row_of_eid);
+    name_index_init(&x, &t, NULL);
     name_index_load_aliases(&x, dataset_path);
     for (int k = 0; k < c->nnamed; k++) {
         named_query *nq = &c->named[k];
@@ -542,7 +544,6 @@ static void resolve_named(const char *dataset_path, query_ctx *c) {
     }
     free(c->named);
     name_index_free(&x);
-    intmap_free(&row_of_eid);
     entity_table_free(&t);
 }
 
@@ -638,10 +639,9 @@ void dataset_read_gt(const char *dataset_path, gt_set *gs) {
     memset(gs, 0, sizeof *gs);
     gt_ctx c = {gs, NULL, NULL, 0, {0}, {0}, 0};
     intmap_init(&c.line_of);
-    intmap_init(&c.known);
     entity_table ent;
     c.check_known = read_entities_if_any(dataset_path, &ent);
-    for (int64_t i = 0; i < ent.n; i++) intmap_put(&c.known, ent.eid[i], i);
+    entity_table_row_map(&ent, &c.known);
     entity_table_free(&ent);
     if (read_lines(dataset_path, "gt/", gt_line, gt_begin, &c) == 0)
         die_input(dataset_path, NULL, "no gt/<class>.txt members in the dataset");

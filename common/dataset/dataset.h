@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hashmap.h"
+
 /* Called for each line of each selected member. `where` is a printable location
  * prefix such as "data.tar.gz:gt/us_states.txt" for error messages. */
 typedef void (*dataset_line_fn)(void *ctx, const char *member, const char *where, int64_t lineno,
@@ -36,6 +38,8 @@ typedef struct {
 } entity_table;
 void dataset_read_entities(const char *dataset_path, entity_table *t);
 void entity_table_free(entity_table *t);
+/* Initialises row_of_eid (intmap_free) and fills it eid -> row of t. */
+void entity_table_row_map(const entity_table *t, intmap *row_of_eid);
 
 /* Queries: query/<class>.txt, one query per line: space-separated seed eids, or
  * names / aliases / eids separated by tabs (else commas), resolved against

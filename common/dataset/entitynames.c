@@ -36,6 +36,12 @@ char *name_normalise(const char *s) {
 
 void name_index_init(name_index *x, const entity_table *t, const intmap *row_of_eid) {
     x->t = t;
+    x->own_row_of_eid = NULL;
+    if (!row_of_eid) {
+        x->own_row_of_eid = xmalloc(sizeof *x->own_row_of_eid);
+        entity_table_row_map(t, x->own_row_of_eid);
+        row_of_eid = x->own_row_of_eid;
+    }
     x->row_of_eid = row_of_eid;
     strmap_init(&x->by_name);
     x->next_same = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
@@ -61,6 +67,8 @@ void name_index_free(name_index *x) {
     strmap_free(&x->by_alias);
     free(x->alias_row);
     free(x->alias_next);
+    if (x->own_row_of_eid) intmap_free(x->own_row_of_eid);
+    free(x->own_row_of_eid);
 }
 
 int name_edit_distance(const char *a, const char *b) {

@@ -19,7 +19,8 @@
 
 typedef struct {
     const entity_table *t;
-    const intmap *row_of_eid; /* eid -> row */
+    const intmap *row_of_eid; /* eid -> row: the caller's, or own_row_of_eid */
+    intmap *own_row_of_eid;   /* the map name_index_init built when given none, else NULL */
     strmap by_name;           /* normalised name -> first row with it */
     int64_t *next_same;       /* next row with the same normalised name, or -1 */
     char **norm;              /* normalised name of each row */
@@ -29,6 +30,8 @@ typedef struct {
     int64_t nalias, alias_cap;
 } name_index;
 
+/* Indexes the names of t (which must outlive x); row_of_eid maps t's eids to rows and must
+ * outlive x too, or is NULL for x to build (and free) its own (entity_table_row_map). */
 void name_index_init(name_index *x, const entity_table *t, const intmap *row_of_eid);
 void name_index_free(name_index *x);
 /* malloc'd normalised form of s. */

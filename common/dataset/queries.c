@@ -110,11 +110,10 @@ static void load_dataset(query_list *ql, const char *path, const char *rows_path
     query_set qs;
     dataset_read_queries(path, &qs);
     /* entity2id.txt tells an unknown eid from one without a row */
-    intmap known;
-    intmap_init(&known);
     entity_table ent;
     dataset_read_entities(path, &ent);
-    for (int64_t i = 0; i < ent.n; i++) intmap_put(&known, ent.eid[i], i);
+    intmap known;
+    entity_table_row_map(&ent, &known);
     for (int i = 0; i < qs.n; i++) {
         const dataset_query *dq = &qs.q[i];
         query_rows *q = append(ql, dq->class_name);

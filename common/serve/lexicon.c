@@ -186,7 +186,7 @@ lexicon *lexicon_load(const entity_table *t, const char *dataset_path) {
         x->ent.eid[i] = t->eid[i];
         x->ent.name[i] = xstrdup(t->name[i]);
     }
-    intmap_init(&x->row_of_eid);
+    entity_table_row_map(&x->ent, &x->row_of_eid);
     x->mentions = xcalloc((size_t)E + 1, sizeof *x->mentions);
     x->norm = xcalloc((size_t)E + 1, sizeof *x->norm);
     x->alias = xcalloc((size_t)E + 1, sizeof *x->alias);
@@ -194,10 +194,7 @@ lexicon *lexicon_load(const entity_table *t, const char *dataset_path) {
     x->nalias = xcalloc((size_t)E + 1, sizeof *x->nalias);
     x->ctx = xcalloc((size_t)E + 1, sizeof *x->ctx);
     x->nctx = xcalloc((size_t)E + 1, sizeof *x->nctx);
-    for (int64_t i = 0; i < E; i++) {
-        intmap_put(&x->row_of_eid, x->ent.eid[i], i);
-        x->norm[i] = name_normalise(x->ent.name[i]);
-    }
+    for (int64_t i = 0; i < E; i++) x->norm[i] = name_normalise(x->ent.name[i]);
     name_index names; /* the declared aliases first (the dataset's aliases.txt, optional) */
     name_index_init(&names, &x->ent, &x->row_of_eid);
     name_index_each_alias(&names, dataset_path, alias_of_row, x);

@@ -128,8 +128,7 @@ static void on_sentence(void *vc, const char *member, const char *where, int64_t
 static void corpus_load(corpus *c, const char *data) {
     memset(c, 0, sizeof *c);
     dataset_read_entities(data, &c->ent);
-    intmap_init(&c->idx_of_eid);
-    for (int64_t i = 0; i < c->ent.n; i++) intmap_put(&c->idx_of_eid, c->ent.eid[i], i);
+    entity_table_row_map(&c->ent, &c->idx_of_eid);
     strmap_init(&c->words);
     dataset_read_lines(data, "sentences.json", on_sentence, c);
 }

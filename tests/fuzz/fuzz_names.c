@@ -29,8 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!file[0]) {
         snprintf(file, sizeof file, "%s", fuzz_path("names.tsv"));
         t.n = 4, t.name = names, t.eid = eids;
-        intmap_init(&row_of_eid);
-        for (int64_t i = 0; i < t.n; i++) intmap_put(&row_of_eid, eids[i], i);
+        entity_table_row_map(&t, &row_of_eid);
     }
     fuzz_write(file, data, size);
     FUZZ_OPEN(names_file_read(file, check_fields, NULL));
