@@ -56,8 +56,8 @@ int main(int argc, char **argv) {
     const char *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
     seed_input seeds = {0};
     const char *out = NULL, *cand = "mean";
-    int size = 100, s = 20, exclusive = 0, official = 0, names = 0;
-    const char *format = NULL;
+    int size = 100, s = 20, exclusive = 0, official = 0;
+    list_format_options lf = {0};
     double w0 = 1, g = 2.5;
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
@@ -75,8 +75,7 @@ int main(int argc, char **argv) {
         {"candidates", OPT_STRING, &cand, "mean|logz", "candidate order: mean distribution (paper) or logz (official code)", 0, 0},
         {"exclusive", OPT_FLAG, &exclusive, NULL, "expand the i-th query of every class together; an entity goes to one class only", 0, 0},
         {"official", OPT_FLAG, &official, NULL, "the official code's schedule: logz candidates, its window and anchor bands", 0, 0},
-        {"names", OPT_FLAG, &names, NULL, "print the expanded lists with entity names on stdout (= --format text)", 0, 0},
-        {"format", OPT_STRING, &format, "text|tsv|json", LIST_FORMAT_HELP, 0, 0},
+        LIST_FORMAT_CLI_OPTIONS(lf, "the expanded lists"),
         {"out", OPT_OUTPUT, &out, "FILE", "output expansions artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
@@ -85,8 +84,7 @@ int main(int argc, char **argv) {
                            "expand --dists run/ensemble.mp --seeds \"Ohio,Texas,Iowa\" --names --out states.mp",
                            "score-models, rerank, evaluate", opts, 0};
     cli_parse(&spec, argc, argv);
-    int fmt = format ? list_format_parse(format) : names ? LIST_TEXT : LIST_NONE;
-    if (fmt < 0) die_usage("--format: expected text, tsv or json, found '%s'", format);
+    list_format fmt = list_format_chosen(&lf);
     if (!out) die_usage("--out is required");
     if (!queries == !seed_input_given(&seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
     if (official) { /* the official schedule, recorded as the options' values */
@@ -165,12 +163,12 @@ int main(int argc, char **argv) {
     if (queries) artifact_add_input(w, queries);
     msgpack_packer *pk = artifact_payload(w);
     expansions_pack_begin(pk, ql.n, er.n);
-    expansion_list_begin(stdout, (list_format)fmt);
+    expansion_list_begin(stdout, fmt);
     int64_t total = 0;
     for (int i = 0; i < ql.n; i++) {
         expansion_record r = make_record(er.ent, &ql.q[i], &x[i]);
         expansion_record_pack(pk, &r);
-        expansion_record_write(stdout, &r, (list_format)fmt);
+        expansion_record_write(stdout, &r, fmt);
         if (r.n < size) log_warn("%s #%d: only %d entities could be added", r.class_name, r.query + 1, r.n);
         total += r.n;
         free(r.seeds);

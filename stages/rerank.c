@@ -35,8 +35,8 @@ int main(int argc, char **argv) {
     entity_rows_paths rp = {0};
     const char *out = NULL, *agg_name = "geo";
     double mu = 9;
-    int official = 0, names = 0;
-    const char *format = NULL;
+    int official = 0;
+    list_format_options lf = {0};
     anchor_weighting aw = ANCHOR_DEFAULT;
     const cli_option opts[] = {
         ENTITY_ROWS_CLI_OPTIONS(rp),
@@ -44,8 +44,7 @@ int main(int argc, char **argv) {
         {"mu", OPT_DOUBLE, &mu, "MU", "weight of the expansion order in --aggregate sum", 0, 1e9},
         ANCHOR_CLI_OPTIONS(aw),
         {"official", OPT_FLAG, &official, NULL, "the official code: --aggregate sum --mu 9 and its anchor bands 1600/900/600/150", 0, 0},
-        {"names", OPT_FLAG, &names, NULL, "print the re-ranked lists with entity names on stdout (= --format text)", 0, 0},
-        {"format", OPT_STRING, &format, "text|tsv|json", LIST_FORMAT_HELP, 0, 0},
+        LIST_FORMAT_CLI_OPTIONS(lf, "the re-ranked lists"),
         {"out", OPT_OUTPUT, &out, "FILE", "output ranked artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
@@ -54,8 +53,7 @@ int main(int argc, char **argv) {
                            "rerank --dists run/ensemble.mp --out run/ranked.mp run/expansions.mp",
                            "expand, evaluate", opts, 1};
     int first = cli_parse(&spec, argc, argv);
-    int fmt = format ? list_format_parse(format) : names ? LIST_TEXT : LIST_NONE;
-    if (fmt < 0) die_usage("--format: expected text, tsv or json, found '%s'", format);
+    list_format fmt = list_format_chosen(&lf);
     if (argc - first != 1) die_usage("expected exactly one EXPANSIONS artifact (try --help)");
     if (!out) die_usage("--out is required");
     int agg = rerank_agg_parse(agg_name);
@@ -90,7 +88,7 @@ int main(int argc, char **argv) {
     artifact_add_input(w, in);
     msgpack_packer *pk = artifact_payload(w);
     expansions_pack_begin(pk, es.n, es.entities);
-    expansion_list_begin(stdout, (list_format)fmt);
+    expansion_list_begin(stdout, fmt);
     int64_t total = 0;
     for (int q = 0; q < es.n; q++) {
         expansion_record *r = &es.r[q];
@@ -112,7 +110,7 @@ int main(int argc, char **argv) {
             o.kl_score[k] = it[k].s;
         }
         expansion_record_pack(pk, &o);
-        expansion_record_write(stdout, &o, (list_format)fmt);
+        expansion_record_write(stdout, &o, fmt);
         total += r->n;
         expansion_record_free_lists(&o);
         free(it);

@@ -138,11 +138,12 @@ static void expansion_record_print(FILE *f, const expansion_record *r) {
     fputc('\n', f);
 }
 
-int list_format_parse(const char *s) {
+list_format list_format_chosen(const list_format_options *o) {
     static const char *const names[] = {"text", "tsv", "json"};
+    if (!o->format) return o->names ? LIST_TEXT : LIST_NONE;
     for (int i = 0; i < 3; i++)
-        if (!strcmp(s, names[i])) return LIST_TEXT + i;
-    return -1;
+        if (!strcmp(o->format, names[i])) return (list_format)(LIST_TEXT + i);
+    die_usage("--format: expected text, tsv or json, found '%s'", o->format);
 }
 
 void expansion_list_begin(FILE *f, list_format fmt) {

@@ -55,9 +55,19 @@ void expansion_record_free_lists(expansion_record *r);
  * (query and rank 1-based; tabs or newlines in a name become spaces);
  * LIST_JSON one object a line with the same keys; LIST_TEXT the --names lines. */
 typedef enum { LIST_NONE, LIST_TEXT, LIST_TSV, LIST_JSON } list_format;
-/* "text", "tsv" or "json"; -1 for anything else. */
-int list_format_parse(const char *s);
-#define LIST_FORMAT_HELP "print the lists on stdout: text (a line per query), tsv or json (one entity a line: class, query, rank, eid, name, score)"
+/* The --names / --format options of expand and rerank (the table needs base/cli.h):
+ * LIST_FORMAT_CLI_OPTIONS(o, "the expanded lists") for a list_format_options o. */
+typedef struct {
+    int names;
+    const char *format;
+} list_format_options;
+#define LIST_FORMAT_CLI_OPTIONS(o, lists)                                                                    \
+    {"names", OPT_FLAG, &(o).names, NULL, "print " lists " with entity names on stdout (= --format text)", 0, 0}, \
+    {"format", OPT_STRING, &(o).format, "text|tsv|json",                                                         \
+     "print the lists on stdout: text (a line per query), tsv or json (one entity a line: class, query, rank, eid, name, score)", 0, 0}
+/* The format o asks for: --format's, else LIST_TEXT with --names, else LIST_NONE; a --format
+ * other than text, tsv or json dies (usage). */
+list_format list_format_chosen(const list_format_options *o);
 /* Header line (tsv only); call once before the records. */
 void expansion_list_begin(FILE *f, list_format fmt);
 void expansion_record_write(FILE *f, const expansion_record *r, list_format fmt);
