@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
         {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
         {"random-seed", OPT_LONG, &seed, "N", "random seed of the --feature-fraction subset", 0, 9.2e18},
         {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
-        PATTERN_CONTRAST_CLI_OPTIONS(co),
+        PATTERN_CONTRAST_CLI_OPTIONS(co, "--pairs"),
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
                            "[options] --samples FILE --out dists.mp",

@@ -136,13 +136,14 @@ typedef struct {
 } pattern_contrast_opts;
 
 pattern_contrast_opts pattern_contrast_defaults(void);
-/* The --cl-* options of a stage that refines on a pairs artifact (cli_option entries; the
- * table needs base/cli.h). */
-#define PATTERN_CONTRAST_CLI_OPTIONS(o)                                                                         \
-    {"cl-steps", OPT_INT, &(o).steps, "N", "--pairs: AdamW steps", 0, 1e6},                                      \
-    {"cl-lr", OPT_DOUBLE, &(o).lr, "LR", "--pairs: AdamW learning rate", 0, 100},                                \
-    {"cl-weight-decay", OPT_DOUBLE, &(o).weight_decay, "WD", "--pairs: AdamW weight decay (pulls the weights back to 1)", 0, 100}, \
-    {"cl-temperature", OPT_DOUBLE, &(o).tau, "T", "--pairs: temperature of the contrastive (InfoNCE) loss", 1e-6, 100}
+/* The --cl-* options of a stage that refines the feature weights (cli_option entries; the
+ * table needs base/cli.h); `when` starts each help line: "--pairs", "refinement". */
+#define PATTERN_CONTRAST_CLI_OPTIONS(o, when)                                                                   \
+    {"cl-steps", OPT_INT, &(o).steps, "N", when ": AdamW steps", 0, 1e6},                                        \
+    {"cl-lr", OPT_DOUBLE, &(o).lr, "LR", when ": AdamW learning rate", 0, 100},                                  \
+    {"cl-weight-decay", OPT_DOUBLE, &(o).weight_decay, "WD",                                                     \
+     when ": AdamW weight decay, pulling the feature weights back to 1 (the unrefined model)", 0, 100},          \
+    {"cl-temperature", OPT_DOUBLE, &(o).tau, "T", when ": temperature of the contrastive (InfoNCE) loss", 1e-6, 100}
 /* The loss at log-weights u [features] (NULL = all 0), and its gradient into grad (NULL =
  * not wanted). Sets with fewer than 2 positives or no negative add nothing. */
 double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_sets *sets, int nsets, double tau,

@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
         {"coherence-prior", OPT_DOUBLE, &power, "G", "write the coherence prior with power G as a patmodel", 0, 10},
         {"prior-shrink", OPT_DOUBLE, &shrink, "K", "coherence prior: pseudo-pairs at the background", 0, 1e9},
         {"pairs", OPT_INPUT, &pairs_path, "FILE", "leave one class out: a patmodel per class, --out is the prefix", 0, 0},
-        PATTERN_CONTRAST_CLI_OPTIONS(co),
+        PATTERN_CONTRAST_CLI_OPTIONS(co, "--pairs"),
         {"dim", OPT_INT, &dim, "D", "sketch dimensions of the coherence", 1, 4096},
         {"out", OPT_STRING, &out, "FILE", "TSV, patmodel or prefix to write", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
