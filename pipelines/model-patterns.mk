@@ -12,8 +12,9 @@
 # pattern-dists writes each model's dense dists instead (phase1/dists-k.mp, ...), the same
 # rankings.
 
-## share of the context features each model k > 1 draws (model 1 uses all)
-PATTERN_FRACTION ?= 0.8
+## share of the context features each model k > 1 draws (model 1 uses all): 0.8 in the
+## transductive batch, 0.95 (query's default) for PROTOCOL=inductive (docs/inductive.md)
+PATTERN_FRACTION ?= $(if $(filter inductive,$(PROTOCOL)),0.95,0.8)
 ## index (rows computed from the corpus index) or dense (pattern-dists writes E x E dists files)
 PATTERN_PATH     ?= index
 ## more options for pattern-dists (PATTERN_PATH=dense; e.g. --estimator prediction)

@@ -51,7 +51,7 @@ static int64_t *background_order(const corpus_index *x) {
 }
 
 engine_config engine_config_defaults(void) {
-    engine_config c = {3, 0.8, 1, 0};
+    engine_config c = {3, 0.95, 1, 0};
     return c;
 }
 

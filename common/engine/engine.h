@@ -61,7 +61,7 @@
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
-    double feature_fraction; /* models 2..K keep a seeded subset of about this fraction (0.8) */
+    double feature_fraction; /* models 2..K keep a seeded subset of about this fraction (0.95: docs/inductive.md) */
     uint64_t seed;           /* model k > 1 uses the subset seed seed * 1000 + k (1) */
     size_t row_cache_bytes;  /* unrefined rows kept across queries, at most this many bytes (0) */
 } engine_config;

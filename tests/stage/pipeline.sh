@@ -41,6 +41,10 @@ $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ablation >"$WORK/dry.in
 [ "$(grep -c "$PROBEXPAN_BIN/query .*--queries" "$WORK/dry.inductive")" = 4 ] && grep -q "$PROBEXPAN_BIN/index " "$WORK/dry.inductive" &&
     ! grep -q 'pattern-dists\|score-models\|/expand ' "$WORK/dry.inductive" && pass inductive_by_query ||
     fail inductive_by_query "$(grep -o 'bin/[a-z-]*' "$WORK/dry.inductive" | sort | uniq -c | tr '\n' ' ')"
+# the feature subsets of models 2..K: query's 0.95 when inductive, 0.8 in the transductive batch
+check inductive-fraction grep -q -- "--feature-fraction 0.95 " "$WORK/dry.inductive"
+$MK -n DATA=/x.tar.gz RUN="$WORK/dry" ablation >"$WORK/dry.transductive" 2>&1
+check transductive-fraction grep -q -- "--feature-fraction 0.8 " "$WORK/dry.transductive"
 expect_exit bad_protocol 2 'PROTOCOL must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=both noclen
 expect_exit inductive_needs_patterns 2 'PROTOCOL=inductive needs the pattern model' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ENCODER=transformer noclen
 # noen's own chain: model 1's phase-2 ranking -> phase3-single/ (pairs, refined model, dists)
