@@ -240,7 +240,7 @@ static int top_eids(const corpus *c, const rows_t *r, const double *score, const
 /* ProbExpan expansion (size 100, paper defaults) + geo rerank, and the seed-mean ranking. */
 static void evaluate_dists(const corpus *c, const rows_t *r, const bench *b, const float *prob, scores *sc) {
     memset(sc, 0, sizeof *sc);
-    row_matrix pm = {r->E, r->E, (size_t)r->E, prob};
+    row_matrix pm = {.rows = r->E, .cols = r->E, .stride = (size_t)r->E, .data = prob};
     anchor_scorer as;
     row_source src = row_source_dense(&pm);
     anchor_init(&as, &src);
