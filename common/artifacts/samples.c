@@ -41,6 +41,18 @@ static const unsigned char *get_bin(artifact_reader *r, const msgpack_object *ma
     return (const unsigned char *)o->via.bin.ptr;
 }
 
+/* The last k in 0..n-1 with a[k] <= x (0 when none): a[0..n) ascending, e.g. the entity
+ * of a sample (first[]) or the chunk of a token (chunk_first[]). */
+static int64_t last_at_most(const int64_t *a, int64_t n, int64_t x) {
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = (lo + hi + 1) / 2;
+        if (a[mid] <= x) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 static int64_t token_at(const samples *s, int64_t chunk, int64_t t) {
     const unsigned char *p = s->chunk[chunk];
     int64_t i = t - s->chunk_first[chunk];
@@ -114,15 +126,10 @@ samples *samples_open(const char *path) {
         if (len < 3 || off < 0 || off > s->T - len || m < 1 || m > len - 2)
             artifact_bad(r, "sample %lld: offset %lld length %d mask %d inconsistent with %lld tokens", (long long)j,
                          (long long)off, len, m, (long long)s->T);
-        int64_t lo = 0, hi = s->nchunks - 1;
-        while (lo < hi) {
-            int64_t mid = (lo + hi + 1) / 2;
-            if (s->chunk_first[mid] <= off) lo = mid;
-            else hi = mid - 1;
-        }
-        if (off + len > s->chunk_first[lo + 1]) artifact_bad(r, "sample %lld straddles two token chunks", (long long)j);
-        if (token_at(s, lo, off) != s->vocab.sp.cls || token_at(s, lo, off + m) != s->vocab.sp.mask ||
-            token_at(s, lo, off + len - 1) != s->vocab.sp.sep)
+        int64_t chunk = last_at_most(s->chunk_first, s->nchunks, off);
+        if (off + len > s->chunk_first[chunk + 1]) artifact_bad(r, "sample %lld straddles two token chunks", (long long)j);
+        if (token_at(s, chunk, off) != s->vocab.sp.cls || token_at(s, chunk, off + m) != s->vocab.sp.mask ||
+            token_at(s, chunk, off + len - 1) != s->vocab.sp.sep)
             artifact_bad(r, "sample %lld is not [CLS] ... [MASK] ... [SEP]", (long long)j);
         if (len > s->max_len) s->max_len = len;
     }
@@ -162,26 +169,13 @@ int samples_length(const samples *s, int64_t j) { return ld32(s->len, j); }
 int samples_mask_pos(const samples *s, int64_t j) { return ld32(s->mask, j); }
 int64_t samples_sentence(const samples *s, int64_t j) { return ld64(s->sent, j); }
 
-int64_t samples_entity(const samples *s, int64_t j) {
-    int64_t lo = 0, hi = s->E - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (s->first[mid] <= j) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
+int64_t samples_entity(const samples *s, int64_t j) { return last_at_most(s->first, s->E, j); }
 
 int samples_tokens(const samples *s, int64_t j, int32_t *out) {
     int64_t off = ld64(s->off, j);
     int32_t len = ld32(s->len, j);
-    int64_t lo = 0, hi = s->nchunks - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (s->chunk_first[mid] <= off) lo = mid;
-        else hi = mid - 1;
-    }
-    const unsigned char *p = s->chunk[lo] + (off - s->chunk_first[lo]) * s->elem;
+    int64_t chunk = last_at_most(s->chunk_first, s->nchunks, off);
+    const unsigned char *p = s->chunk[chunk] + (off - s->chunk_first[chunk]) * s->elem;
     if (s->elem == 4) memcpy(out, p, (size_t)len * 4);
     else
         for (int32_t i = 0; i < len; i++) {
