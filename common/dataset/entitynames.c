@@ -89,24 +89,25 @@ int name_edit_distance(const char *a, const char *b) {
     return prev[m];
 }
 
+void name_closest_add(int64_t *rows, int *dist, int *n, int cap, int64_t r, int d) {
+    if (*n == cap && (cap == 0 || d >= dist[cap - 1])) return;
+    int pos = *n < cap ? (*n)++ : cap - 1;
+    while (pos > 0 && d < dist[pos - 1]) {
+        rows[pos] = rows[pos - 1];
+        dist[pos] = dist[pos - 1];
+        pos--;
+    }
+    rows[pos] = r;
+    dist[pos] = d;
+}
+
 #define NSUGGEST 5
 
 /* "unknown entity ...; closest names: ..." into msg. */
 static void explain_unknown(const name_index *x, const char *token, const char *norm, char *msg, size_t msglen) {
     int64_t best[NSUGGEST];
     int dist[NSUGGEST], k = 0;
-    for (int64_t i = 0; i < x->t->n; i++) {
-        int d = name_edit_distance(norm, x->norm[i]);
-        if (k == NSUGGEST && d >= dist[k - 1]) continue;
-        int pos = k < NSUGGEST ? k++ : NSUGGEST - 1;
-        while (pos > 0 && d < dist[pos - 1]) {
-            best[pos] = best[pos - 1];
-            dist[pos] = dist[pos - 1];
-            pos--;
-        }
-        best[pos] = i;
-        dist[pos] = d;
-    }
+    for (int64_t i = 0; i < x->t->n; i++) name_closest_add(best, dist, &k, NSUGGEST, i, name_edit_distance(norm, x->norm[i]));
     size_t used = (size_t)snprintf(msg, msglen, "unknown entity \"%s\"; closest names: ", token);
     for (int i = 0; i < k && used < msglen; i++)
         used += (size_t)snprintf(msg + used, msglen - used, "%s\"%s\" (eid %lld)", i ? ", " : "", x->t->name[best[i]],

@@ -43,6 +43,9 @@ int64_t name_lookup(const name_index *x, const char *token, char *msg, size_t ms
 /* Levenshtein distance of two byte strings (their first 255 bytes): how close a typed
  * name is to a known one. */
 int name_edit_distance(const char *a, const char *b);
+/* Keeps the rows closest to a typed name, at most `cap`, in rows[0..*n) with their distances
+ * in dist[], nearest first (of equal distances the one added first): adds row r at distance d. */
+void name_closest_add(int64_t *rows, int *dist, int *n, int cap, int64_t r, int d);
 /* Row of `token`; dies (exit 3) as described above; `source`/`where` name the
  * input for the message (e.g. "--seeds", "item 2"). */
 int64_t name_resolve(const name_index *x, const char *token, const char *source, const char *where);

@@ -293,15 +293,7 @@ int64_t lexicon_resolve(const lexicon *x, const char *text, int64_t *close, int 
             int da = name_edit_distance(norm, x->alias_norm[i][a]);
             if (da < d) d = da;
         }
-        if (*nclosep == nclose && (nclose == 0 || d >= dist[nclose - 1])) continue;
-        int pos = *nclosep < nclose ? (*nclosep)++ : nclose - 1;
-        while (pos > 0 && d < dist[pos - 1]) {
-            close[pos] = close[pos - 1];
-            dist[pos] = dist[pos - 1];
-            pos--;
-        }
-        close[pos] = i;
-        dist[pos] = d;
+        name_closest_add(close, dist, nclosep, nclose, i, d);
     }
     free(norm);
     return -1;
