@@ -58,20 +58,12 @@ void corpus_commit(artifact_writer *w, const corpus_totals *t) {
     artifact_commit(w);
 }
 
-static char *obj_str(artifact_reader *r, const msgpack_object *o, const char *what) {
-    if (o->type != MSGPACK_OBJECT_STR) artifact_bad(r, "%s: expected a string", what);
-    char *s = xmalloc(o->via.str.size + 1);
-    memcpy(s, o->via.str.ptr, o->via.str.size);
-    s[o->via.str.size] = 0;
-    return s;
-}
-
 void corpus_unpack_vocab(artifact_reader *r, const msgpack_object *o, wp_vocab *v) {
     const msgpack_object *a = mp_get_array(r, o, "vocab");
     uint32_t n = a->via.array.size;
     if (n == 0 || n > INT32_MAX) artifact_bad(r, "vocab: %u tokens", n);
     char **tok = xmalloc(n * sizeof *tok);
-    for (uint32_t i = 0; i < n; i++) tok[i] = obj_str(r, &a->via.array.ptr[i], "vocab token");
+    for (uint32_t i = 0; i < n; i++) tok[i] = mp_as_str(r, &a->via.array.ptr[i], "vocab token");
     wp_vocab_from_tokens(v, tok, (int32_t)n);
     for (uint32_t i = 0; i < n; i++) free(tok[i]);
     free(tok);

@@ -522,13 +522,15 @@ int64_t mp_get_int(artifact_reader *r, const msgpack_object *map, const char *ke
 double mp_get_double(artifact_reader *r, const msgpack_object *map, const char *key) {
     return mp_as_double(r, mp_get(r, map, key, 1), key);
 }
-char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key) {
-    const msgpack_object *o = mp_get(r, map, key, 1);
-    if (o->type != MSGPACK_OBJECT_STR) artifact_bad(r, "'%s': expected a string", key);
+char *mp_as_str(artifact_reader *r, const msgpack_object *o, const char *what) {
+    if (o->type != MSGPACK_OBJECT_STR) artifact_bad(r, "'%s': expected a string", what);
     char *s = xmalloc(o->via.str.size + 1);
     memcpy(s, o->via.str.ptr, o->via.str.size);
     s[o->via.str.size] = '\0';
     return s;
+}
+char *mp_get_str(artifact_reader *r, const msgpack_object *map, const char *key) {
+    return mp_as_str(r, mp_get(r, map, key, 1), key);
 }
 
 void mp_get_sha256(artifact_reader *r, const msgpack_object *map, const char *key, char out[65]) {

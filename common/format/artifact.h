@@ -123,9 +123,11 @@ double *mp_get_double_array(artifact_reader *r, const msgpack_object *map, const
 char **mp_get_str_array(artifact_reader *r, const msgpack_object *map, const char *key, int64_t want, int64_t *n);
 /* Dies (exit 3) with "FILE: byte OFFSET: message" at the current object. */
 void artifact_bad(artifact_reader *r, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-/* Convert one msgpack object to int64 / double, dying with `what` on a wrong type. */
+/* Convert one msgpack object to int64 / double / a malloc'd NUL-terminated string, dying
+ * with `what` on a wrong type. */
 int64_t mp_as_int(artifact_reader *r, const msgpack_object *o, const char *what);
 double mp_as_double(artifact_reader *r, const msgpack_object *o, const char *what);
+char *mp_as_str(artifact_reader *r, const msgpack_object *o, const char *what);
 
 typedef struct row_matrix row_matrix;
 /* A reader's value check of one row (e.g. dists: finite probabilities summing to 1),
