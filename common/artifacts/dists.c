@@ -41,13 +41,7 @@ static dists_writer *writer_create(const char *path, const char *kind, int schem
     /* the one matrix is written once, straight into the output */
     artifact_require_space(w->a, artifact_matrix_size(nrows, t->n));
     w->nrows = nrows;
-    w->ent.n = t->n;
-    w->ent.eid = xmalloc(sizeof(int64_t) * (size_t)(t->n + 1));
-    w->ent.name = xmalloc(sizeof(char *) * (size_t)(t->n + 1));
-    for (int64_t i = 0; i < t->n; i++) {
-        w->ent.eid[i] = t->eid[i];
-        w->ent.name[i] = xstrdup(t->name[i]);
-    }
+    entity_table_copy(&w->ent, t);
     w->rows_done = -1;
     return w;
 }

@@ -215,16 +215,7 @@ void samples_check_vocab_file(const samples *s, const char *path) {
     fclose(f);
 }
 
-void samples_entity_table(const samples *s, entity_table *t) {
-    int64_t E = samples_entities(s);
-    t->n = E;
-    t->eid = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
-    t->name = xmalloc(sizeof(char *) * (size_t)(E + 1));
-    for (int64_t i = 0; i < E; i++) {
-        t->eid[i] = samples_eid(s, i);
-        t->name[i] = xstrdup(samples_name(s, i));
-    }
-}
+void samples_entity_table(const samples *s, entity_table *t) { entity_table_copy(t, &s->ents); }
 
 /* ======================= writing ======================= */
 

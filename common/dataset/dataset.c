@@ -456,6 +456,16 @@ void entity_table_free(entity_table *t) {
     memset(t, 0, sizeof *t);
 }
 
+void entity_table_copy(entity_table *dst, const entity_table *src) {
+    dst->n = src->n;
+    dst->eid = xmalloc(sizeof(int64_t) * (size_t)(src->n + 1));
+    dst->name = xmalloc(sizeof(char *) * (size_t)(src->n + 1));
+    for (int64_t i = 0; i < src->n; i++) {
+        dst->eid[i] = src->eid[i];
+        dst->name[i] = xstrdup(src->name[i]);
+    }
+}
+
 void entity_table_row_map(const entity_table *t, intmap *row_of_eid) {
     intmap_init(row_of_eid);
     for (int64_t i = 0; i < t->n; i++) intmap_put(row_of_eid, t->eid[i], i);

@@ -38,6 +38,8 @@ typedef struct {
 } entity_table;
 void dataset_read_entities(const char *dataset_path, entity_table *t);
 void entity_table_free(entity_table *t);
+/* Fills dst with a copy of src (its own eids and names; entity_table_free). */
+void entity_table_copy(entity_table *dst, const entity_table *src);
 /* Initialises row_of_eid (intmap_free) and fills it eid -> row of t. */
 void entity_table_row_map(const entity_table *t, intmap *row_of_eid);
 

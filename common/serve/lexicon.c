@@ -179,13 +179,7 @@ static int mentions_cmp(const void *a, const void *b, void *lex) {
 lexicon *lexicon_load(const entity_table *t, const char *dataset_path) {
     lexicon *x = xcalloc(1, sizeof *x);
     int64_t E = t->n;
-    x->ent.n = E;
-    x->ent.eid = xmalloc(sizeof(int64_t) * ((size_t)E + 1));
-    x->ent.name = xmalloc(sizeof(char *) * ((size_t)E + 1));
-    for (int64_t i = 0; i < E; i++) {
-        x->ent.eid[i] = t->eid[i];
-        x->ent.name[i] = xstrdup(t->name[i]);
-    }
+    entity_table_copy(&x->ent, t);
     entity_table_row_map(&x->ent, &x->row_of_eid);
     x->mentions = xcalloc((size_t)E + 1, sizeof *x->mentions);
     x->norm = xcalloc((size_t)E + 1, sizeof *x->norm);
