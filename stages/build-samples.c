@@ -24,6 +24,7 @@
 #include "base/log.h"
 #include "model/pairs_build.h"
 #include "base/rng.h"
+#include "base/sort.h"
 #include "artifacts/samples.h"
 
 /* one candidate sample, in corpus order (16 bytes: the largest table in memory) */
@@ -36,11 +37,6 @@ typedef struct {
 #define MENTION_BITS 24
 #define CAND_SENTENCE(k) ((int64_t)((k)->where >> MENTION_BITS))
 #define CAND_MENTION(k) ((int32_t)((k)->where & ((1u << MENTION_BITS) - 1)))
-
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* The options of --contrastive. Thresholds -1 = the preset's (paper Table 6; wiki 12, 170, 200). */
 typedef struct {

@@ -27,6 +27,7 @@
 #include "nn/entity_head.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "base/sort.h"
 #include "artifacts/samples.h"
 #include "dataset/queries.h"
 
@@ -128,11 +129,6 @@ static long run_ids(const infer_model *m, const char *path, int batch) {
     free(probs);
     bert_batch_free(&b);
     return n;
-}
-
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* The distinct seed rows of the queries at `path`, ascending, as rows of s (returns the count). */

@@ -18,13 +18,9 @@
 #include "base/error.h"
 #include "base/paths.h"
 #include "base/log.h"
+#include "base/sort.h"
 #include "catalog/catalog.h"
 #include "engine/engine.h"
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
 static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/sort.h"
 #include "method/kl.h"
 
 void sparse_row_finish(sparse_row *r) {
@@ -41,11 +42,6 @@ float sparse_row_at(const sparse_row *r, int64_t j) {
 void sparse_row_dense(const sparse_row *r, float *out) {
     for (int64_t j = 0; j < r->n; j++) out[j] = r->background;
     for (int64_t i = 0; i < r->nnz; i++) out[r->col[i]] = r->val[i];
-}
-
-static int cmp_i32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
 }
 
 void sparse_row_mean(const sparse_row *const *rows, int k, sparse_row *out, int32_t *mark) {

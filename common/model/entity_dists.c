@@ -10,11 +10,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/rng.h"
-
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
+#include "base/sort.h"
 
 #define PIPELINE 3 /* batches a worker rank keeps in flight to rank 0 */
 

@@ -12,6 +12,7 @@
 #include "base/hashmap.h"
 #include "base/log.h"
 #include "base/parallel.h"
+#include "base/sort.h"
 
 #define PATTERN_EPS 1e-7
 #define BAG_TYPE 99
@@ -518,11 +519,6 @@ void pattern_scratch_free(pattern_scratch *s) {
     free(s->mark);
     free(s->list);
     free(s);
-}
-
-static int cmp_i32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* list[0..n-1] ascending: the n entities with mark[v] >= 0 (a scan of the marks when they are

@@ -1,0 +1,30 @@
+/* test_sort: the number comparators order ascending, past the range a difference would overflow. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/sort.h"
+#include "check.h"
+
+static void test_i32(void) {
+    int32_t v[] = {5, INT32_MIN, -1, INT32_MAX, 0, 5};
+    qsort(v, 6, sizeof *v, cmp_i32);
+    CHECK(v[0] == INT32_MIN && v[1] == -1 && v[2] == 0 && v[3] == 5 && v[4] == 5 && v[5] == INT32_MAX);
+}
+
+static void test_i64(void) {
+    int64_t v[] = {INT64_MAX, 3, INT64_MIN, -7, 3};
+    qsort(v, 5, sizeof *v, cmp_i64);
+    CHECK(v[0] == INT64_MIN && v[1] == -7 && v[2] == 3 && v[3] == 3 && v[4] == INT64_MAX);
+}
+
+static void test_double(void) {
+    double v[] = {2.5, -1e300, 0.25, 1e300, -0.5};
+    qsort(v, 5, sizeof *v, cmp_double);
+    CHECK(v[0] == -1e300 && v[1] == -0.5 && v[2] == 0.25 && v[3] == 2.5 && v[4] == 1e300);
+}
+
+TEST_MAIN_BEGIN("test_sort")
+RUN(test_i32);
+RUN(test_i64);
+RUN(test_double);
+TEST_MAIN_END
