@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "artifacts/pairs.h"
+#include "model/pairs_refinement.h"
 #include "model/pattern_model.h"
 #include "model/pattern_samples.h"
 #include "artifacts/samples.h"
@@ -29,14 +30,9 @@ static void contrast(pattern_model *m, const char *pairs_path, const samples *s,
     char sha[65];
     input_sha256_hex(samples_path, sha);
     pairs_check_samples(&ps, pairs_path, s, sha);
-    pattern_class_sets *cs = xmalloc(sizeof(pattern_class_sets) * (size_t)(ps.n_classes + 1));
-    for (int i = 0; i < ps.n_classes; i++)
-        cs[i] = (pattern_class_sets){ps.c[i].sets.pos, ps.c[i].sets.neg, ps.c[i].sets.n_pos, ps.c[i].sets.n_neg};
+    pattern_class_sets *cs = pairs_class_sets(&ps);
     double t0 = now_seconds(), before = 0, after = pattern_model_contrast(m, cs, ps.n_classes, o, &before);
-    log_info("contrastive refinement on %d classes of %s: loss %.4f -> %.4f in %d steps, %.1f s", ps.n_classes,
-             pairs_path, before, after, o->steps, now_seconds() - t0);
-    catalog_metric("contrast_loss_before", before);
-    catalog_metric("contrast_loss_after", after);
+    pairs_refinement_report(&ps, pairs_path, o->steps, before, after, t0);
     free(cs);
     pairs_free(&ps);
 }

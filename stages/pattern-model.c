@@ -19,6 +19,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "catalog/catalog.h"
+#include "model/pairs_refinement.h"
 #include "model/pattern_model.h"
 
 /* Exit 3 unless the pairs were built from the samples the index was built from (the pairs'
@@ -47,15 +48,10 @@ static pattern_refinement *refine(const pattern_model *m, const char *path, cons
     pairs_set ps;
     pairs_read(&ps, path);
     check_pairs_index(&ps, path, x);
-    pattern_class_sets *cs = xmalloc(sizeof(pattern_class_sets) * (size_t)(ps.n_classes + 1));
-    for (int i = 0; i < ps.n_classes; i++)
-        cs[i] = (pattern_class_sets){ps.c[i].sets.pos, ps.c[i].sets.neg, ps.c[i].sets.n_pos, ps.c[i].sets.n_neg};
+    pattern_class_sets *cs = pairs_class_sets(&ps);
     double t0 = now_seconds(), before = 0, after = 0;
     pattern_refinement *r = pattern_model_refine(m, cs, ps.n_classes, co, &before, &after);
-    log_info("contrastive refinement on %d classes of %s: loss %.4f -> %.4f in %d steps, %.1f s", ps.n_classes, path,
-             before, after, co->steps, now_seconds() - t0);
-    catalog_metric("contrast_loss_before", before);
-    catalog_metric("contrast_loss_after", after);
+    pairs_refinement_report(&ps, path, co->steps, before, after, t0);
     free(cs);
     pairs_free(&ps);
     return r;
