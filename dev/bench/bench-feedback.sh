@@ -11,6 +11,8 @@
 # round for both users and the query times. RUN holds the corpus index (make ... index).
 # FEEDBACK_QUERIES=Q: only the first Q queries of each class (default 0 = all).
 # FEEDBACK_QUERY_OPTS: more options of every `query` run (default none), e.g. "--select 0".
+# FEEDBACK_RERUN_OPTS: more options of the runs with feedback only (rounds 1..; round 0 and
+# the control stay as FEEDBACK_QUERY_OPTS make them), e.g. "--cl-steps 200".
 # A benchmark, not a test.
 set -eu
 bin=$1 data=$2 run=$3 rounds=${4:-2}
@@ -22,7 +24,7 @@ if [ -d "$data" ]; then root=$data; else
     tar -xzf "$data" -C "$dir"
     root=$(dirname "$(find "$dir" -name entity2id.txt | head -n 1)")
 fi
-echo "== bench-feedback: $(basename "$data"), index $run/index.mp, size $size, query options '${FEEDBACK_QUERY_OPTS:-}'; uptime:$(uptime | sed 's/.*load/ load/') =="
+echo "== bench-feedback: $(basename "$data"), index $run/index.mp, size $size, query options '${FEEDBACK_QUERY_OPTS:-}', with feedback '${FEEDBACK_RERUN_OPTS:-}'; uptime:$(uptime | sed 's/.*load/ load/') =="
 results=$dir/results.tsv times=$dir/times.txt
 : >"$results"
 : >"$times"
@@ -42,6 +44,7 @@ run_query() { # seeds accepted-file rejected-file out
     t0=$(date +%s.%N)
     # shellcheck disable=SC2046,SC2086
     "$bin/query" --quiet --run "$run" --seeds "$1" --size "$size" --format tsv ${FEEDBACK_QUERY_OPTS:-} \
+        $( [ -s "$2" ] || [ -s "$3" ] && echo ${FEEDBACK_RERUN_OPTS:-} ) \
         $( [ -s "$2" ] && echo --accepted "$(csv "$2")" ) $( [ -s "$3" ] && echo --negative-seeds "$(csv "$3")" ) |
         awk -F'\t' 'NR > 1 { print $2 }' >"$4"
     t1=$(date +%s.%N)
