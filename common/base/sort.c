@@ -13,6 +13,11 @@ int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);

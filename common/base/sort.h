@@ -4,6 +4,7 @@
 
 int cmp_i32(const void *a, const void *b);
 int cmp_i64(const void *a, const void *b);
+int cmp_u64(const void *a, const void *b);
 /* NaNs compare equal to everything: keep them out of what is sorted. */
 int cmp_double(const void *a, const void *b);
 

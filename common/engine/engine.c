@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
+#include "base/sort.h"
 #include "dataset/entitynames.h"
 #include "method/anchor.h"
 #include "method/modelscore.h"
@@ -321,8 +322,6 @@ static void select_models(call *c, pattern_refinement *const *ref, int *kept, do
         }
 }
 
-static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
-
 /* Window search (seeds + size) and official re-ranking over the mean rows of models[0..k-1]
  * (ascending indices, as an ensemble averages them); the expanded rows in re-ranked order
  * into *ranked (n of them) and, when items is not NULL, the per-entity figures. */
@@ -368,7 +367,7 @@ static int ensemble_models(call *c, pattern_refinement *const *ref, int *models)
     memcpy(c->res->kept, kept, sizeof(int) * (size_t)top);
     memcpy(c->res->model_score, score, sizeof(double) * (size_t)c->g->cfg.models);
     memcpy(models, kept, sizeof(int) * (size_t)top);
-    qsort(models, (size_t)top, sizeof(int), cmp_int);
+    qsort(models, (size_t)top, sizeof(int), cmp_i32); /* int is int32_t here */
     return top;
 }
 

@@ -98,11 +98,6 @@ static int in_subset(uint64_t key, const pattern_config *c) {
     return (double)(hash_bytes(h, sizeof h) >> 11) * 0x1p-53 < c->feature_fraction;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void check_config(const pattern_config *c) {
     if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
     if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);

@@ -24,6 +24,7 @@
 #include "base/error.h"
 #include "nn/hcl_loss.h"
 #include "base/log.h"
+#include "base/sort.h"
 #include "nn/mep_loss.h"
 #include "nn/projection_head.h"
 #include "base/rng.h"
@@ -88,11 +89,6 @@ static void random_batch(bert_batch *b, int B, rng_t *r, const bert_config *c) {
         ids[1 + rng_below(r, (uint64_t)(len - 2))] = c->mask_token_id;
         bert_batch_add(b, ids, len, c->mask_token_id, c->max_pos);
     }
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 typedef struct {

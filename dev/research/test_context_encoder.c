@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "base/sort.h"
 #include "nn/adamw.h"
 #include "context_encoder.h"
 #include "nn/entity_head.h"
@@ -30,11 +31,6 @@ static ctx_config small_config(int sides, int pos_window, int bigrams, int windo
 
 static const int32_t SAMPLE[] = {2, 5, 6, 4, 7, 8, 9, 3};
 enum { SAMPLE_LEN = 8, SAMPLE_MASK = 3 };
-
-static int cmp_i32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
 
 static void test_bag_of_words_features(void) {
     context_encoder m;

@@ -17,6 +17,12 @@ static void test_i64(void) {
     CHECK(v[0] == INT64_MIN && v[1] == -7 && v[2] == 3 && v[3] == 3 && v[4] == INT64_MAX);
 }
 
+static void test_u64(void) {
+    uint64_t v[] = {UINT64_MAX, 1, 0, (uint64_t)1 << 63, 1};
+    qsort(v, 5, sizeof *v, cmp_u64);
+    CHECK(v[0] == 0 && v[1] == 1 && v[2] == 1 && v[3] == (uint64_t)1 << 63 && v[4] == UINT64_MAX);
+}
+
 static void test_double(void) {
     double v[] = {2.5, -1e300, 0.25, 1e300, -0.5};
     qsort(v, 5, sizeof *v, cmp_double);
@@ -26,5 +32,6 @@ static void test_double(void) {
 TEST_MAIN_BEGIN("test_sort")
 RUN(test_i32);
 RUN(test_i64);
+RUN(test_u64);
 RUN(test_double);
 TEST_MAIN_END
