@@ -41,8 +41,10 @@ $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=inductive ablation >"$WORK/dry.in
 [ "$(grep -c "$PROBEXPAN_BIN/query .*--queries" "$WORK/dry.inductive")" = 4 ] && grep -q "$PROBEXPAN_BIN/index " "$WORK/dry.inductive" &&
     ! grep -q 'pattern-dists\|score-models\|/expand ' "$WORK/dry.inductive" && pass inductive_by_query ||
     fail inductive_by_query "$(grep -o 'bin/[a-z-]*' "$WORK/dry.inductive" | sort | uniq -c | tr '\n' ' ')"
-# the feature subsets of models 2..K: query's 0.95 when inductive, 0.8 in the transductive batch
-check inductive-fraction grep -q -- "--feature-fraction 0.95 " "$WORK/dry.inductive"
+# the feature subsets of models 2..K: query's own default (its --help) when inductive, 0.8 in
+# the transductive batch
+query_fraction=$("$PROBEXPAN_BIN/query" --help 2>&1 | sed -n 's/.*--feature-fraction F .*(default: \([0-9.]*\)).*/\1/p')
+check inductive-fraction grep -q -- "--feature-fraction ${query_fraction:-missing} " "$WORK/dry.inductive"
 $MK -n DATA=/x.tar.gz RUN="$WORK/dry" ablation >"$WORK/dry.transductive" 2>&1
 check transductive-fraction grep -q -- "--feature-fraction 0.8 " "$WORK/dry.transductive"
 expect_exit bad_protocol 2 'PROTOCOL must be' $MK -n DATA=/x.tar.gz RUN="$WORK/dry" PROTOCOL=both noclen
