@@ -7,7 +7,7 @@
 #include "base/error.h"
 
 seedfeat_opts seedfeat_defaults(void) {
-    seedfeat_opts o = {200, 2, 0.5, 0, 2.0, 2.0, 0.5};
+    seedfeat_opts o = {200, 2, 0.5, 0, 2.0, 0, 0.5};
     return o;
 }
 
