@@ -6,7 +6,7 @@
 # BENCH_FEEDBACK_DATA: the dataset; BENCH_FEEDBACK_RUN: the run folder holding (or getting)
 # its corpus index (default /tmp/bench-feedback). FEEDBACK_QUERY_OPTS (environment): more
 # options of every query run, e.g. "--select 0"; FEEDBACK_RERUN_OPTS: more options of the runs
-# with feedback only (rounds 1..), e.g. "--cl-steps 200".
+# with feedback only (rounds 1..), e.g. "--cl-steps-accepted 50".
 BENCH_FEEDBACK_DATA ?= ../shared/data/wordnet-ese/wordnet-ese-dev.tar.gz
 BENCH_FEEDBACK_RUN ?= /tmp/bench-feedback
 FEEDBACK_ROUNDS ?= 2

@@ -211,6 +211,7 @@ int main(int argc, char **argv) {
         {"u-neg", OPT_INT, &q.bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000},
         {"background", OPT_INT, &q.background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000},
         PATTERN_CONTRAST_CLI_OPTIONS(q.contrast, "refinement"),
+        {"cl-steps-accepted", OPT_INT, &q.accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000},
         {"select", OPT_INT, &q.select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1},
         {"select-features", OPT_INT, &q.features.top, "N", "--select: features selected", 1, 1000000},
         {"select-min-share", OPT_INT, &q.features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000},

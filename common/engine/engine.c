@@ -117,6 +117,7 @@ engine_request engine_request_defaults(void) {
     q.bounds = (cl_bounds){p->thr_pos, p->l_neg, p->u_neg};
     q.contrast = pattern_contrast_defaults();
     q.contrast.weight_decay = ENGINE_CL_WEIGHT_DECAY;
+    q.accepted_steps = ENGINE_CL_ACCEPTED_STEPS;
     q.select = 1;
     q.features = seedfeat_defaults();
     q.select_rounds = 0;
@@ -276,6 +277,7 @@ static int check_request(const engine *g, const engine_request *q, engine_result
     if (q->bounds.thr_pos < 1 || q->bounds.l_neg < 0 || q->bounds.l_neg >= q->bounds.u_neg)
         return fail(err, errlen, "contrastive bounds: need thr_pos >= 1 and 0 <= l_neg < u_neg");
     if ((int)q->variant < 0 || q->variant > ENGINE_NOCLEN) return fail(err, errlen, "unknown variant");
+    if (q->contrast.steps < 0 || q->accepted_steps < 0) return fail(err, errlen, "refinement steps must be >= 0");
     if (resolve(g, "seed", q->seeds, q->nseeds, q->by_eid, &res->seeds, &res->nseeds, err, errlen) ||
         resolve(g, "negative seed", q->negatives, q->nnegatives, 0, &res->negatives, &res->nnegatives, err, errlen) ||
         resolve(g, "accepted entity", q->accepted, q->naccepted, 0, &res->accepted, &res->naccepted, err, errlen))
@@ -452,8 +454,10 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
         query_sets(&c, ranked2, n2, &s);
         free(ranked2);
         pattern_class_sets cs = {s.pos, s.neg, s.n_pos, s.n_neg};
+        pattern_contrast_opts contrast = q->contrast;
+        if (c.nmembers > out->nseeds) contrast.steps = q->accepted_steps;
         for (int k = 0; k < (ensemble ? K : 1); k++) {
-            ref[k] = pattern_model_refine(g->m[k], &cs, 1, &q->contrast, k ? NULL : &out->loss_before,
+            ref[k] = pattern_model_refine(g->m[k], &cs, 1, &contrast, k ? NULL : &out->loss_before,
                                           k ? NULL : &out->loss_after);
             if (q->select) { /* the contrastive weights times the query's feature weights */
                 pattern_refinement *both = pattern_refinement_product(g->m[k], ref[k], sf[k]);

@@ -32,7 +32,8 @@
  * seed sets computes each row once. Accepted entities are known class members: they join the
  * seeds everywhere (the search's and the re-ranking's set, model selection, E_pos) and, like
  * the seeds, are not returned; when there are any, E_pos is the seeds and the accepted
- * entities only (they replace the pseudo-positives, ranks < thr_pos). Negative seeds are kept
+ * entities only (they replace the pseudo-positives, ranks < thr_pos) and the refinement takes
+ * accepted_steps AdamW steps instead of contrast.steps. Negative seeds are kept
  * out of every search and, in the contrastive variants, join E_neg of the refinement (a
  * rejected entity is a hard negative). The re-ranking is the official code's
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
@@ -58,6 +59,11 @@
  * below the unrefined one; with 1 the decay (lr x wd x u per step) meets the steps at |u| ~ 1,
  * which keeps the refinement near the unrefined model (README "Inductive vs transductive"). */
 #define ENGINE_CL_WEIGHT_DECAY 1.0
+/* The refinement's steps once a person has accepted entities. E_pos is then the seeds and the
+ * accepted entities only (~8 against ~14 with pseudo-positives), and 50 steps overfit them: in
+ * some queries the refined models collapse onto another class (README "Feedback": 25 steps
+ * raise the simulated user's round 1 on every random seed). */
+#define ENGINE_CL_ACCEPTED_STEPS 25
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -103,6 +109,8 @@ typedef struct {
                         * the other classes' sets stand for in the transductive protocol) */
     pattern_contrast_opts contrast; /* the refinement (pattern_contrast_defaults, with
                                      * weight decay ENGINE_CL_WEIGHT_DECAY) */
+    int accepted_steps; /* the refinement's AdamW steps, instead of contrast.steps, once
+                         * entities are accepted (ENGINE_CL_ACCEPTED_STEPS) */
     int select;        /* 1 (default): the query's own context features reweight the models */
     seedfeat_opts features; /* their selection (seedfeat_defaults) */
     int select_rounds; /* re-selections on the seeds + the top of the last expansion (0) */

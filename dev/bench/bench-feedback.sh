@@ -12,7 +12,7 @@
 # FEEDBACK_QUERIES=Q: only the first Q queries of each class (default 0 = all).
 # FEEDBACK_QUERY_OPTS: more options of every `query` run (default none), e.g. "--select 0".
 # FEEDBACK_RERUN_OPTS: more options of the runs with feedback only (rounds 1..; round 0 and
-# the control stay as FEEDBACK_QUERY_OPTS make them), e.g. "--cl-steps 200".
+# the control stay as FEEDBACK_QUERY_OPTS make them), e.g. "--cl-steps-accepted 50".
 # A benchmark, not a test.
 set -eu
 bin=$1 data=$2 run=$3 rounds=${4:-2}

@@ -98,14 +98,22 @@ check min-fraction-needs-accepted cmp "$WORK/q-frac.tsv" "$WORK/q-select.tsv"
 # an accepted entity joins the seeds: it anchors the search (noclen has no refinement, so only
 # the search and the re-ranking can see it), is not returned, and the list is the one of the
 # query with it as a seed (for the full method without pseudo-positives, which accepted
-# entities replace)
+# entities replace, and with as many refinement steps)
 acc=$(sed -n 6p "$WORK/q-noclen.tsv" | cut -f2)
 for v in noclen nocl full; do
-    query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --variant $v --thr-pos 1 --quiet >"$WORK/q-acc-$v.tsv"
-    query --run "$RUN" --seeds "$seed_list,$acc" --variant $v --thr-pos 1 --quiet >"$WORK/q-accseed-$v.tsv"
+    query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --variant $v --thr-pos 1 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-$v.tsv"
+    query --run "$RUN" --seeds "$seed_list,$acc" --variant $v --thr-pos 1 --cl-steps 30 --quiet >"$WORK/q-accseed-$v.tsv"
     check "accepted-left-out-$v" bash -c "! cut -f2 '$WORK/q-acc-$v.tsv' | grep -qx '$acc'"
     check "accepted-is-a-seed-$v" cmp "$WORK/q-acc-$v.tsv" "$WORK/q-accseed-$v.tsv"
 done
+# the refinement's steps: --cl-steps-accepted once entities are accepted, --cl-steps otherwise
+# (the steps change the list, so the two checks below can see which one a query used)
+query --run "$RUN" --seeds "$seed_list" --cl-steps 3 --quiet >"$WORK/q-steps3.tsv"
+query --run "$RUN" --seeds "$seed_list" --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-steps3-acc30.tsv"
+check steps-change-the-list bash -c "! cmp -s '$WORK/q-steps3.tsv' '$WORK/q-select.tsv'"
+check accepted-steps-need-accepted cmp "$WORK/q-steps3.tsv" "$WORK/q-steps3-acc30.tsv"
+query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --thr-pos 1 --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-steps.tsv"
+check accepted-steps-with-accepted cmp "$WORK/q-acc-steps.tsv" "$WORK/q-acc-full.tsv"
 check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv' | grep -vx '$acc' | head -n 30) <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc' | head -n 30)"
 
 # bad input
