@@ -95,7 +95,8 @@ typedef struct {
     int nseeds;
     int by_eid;        /* 1: every token is an eid (a dataset's query/), never a name */
     const char *const *negatives; /* rejected entities: never returned; hard negatives; held
-                                   * against a feature by the feature selection */
+                                   * against a feature by the feature selection when
+                                   * features.rejected > 0 (default 0) */
     int nnegatives;
     const char *const *accepted;  /* accepted entities: seeds too (see above), never returned */
     int naccepted;
