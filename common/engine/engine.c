@@ -231,6 +231,10 @@ typedef struct {
     int32_t *mark;
 } call;
 
+/* 1 when a person accepted entities beyond the seeds: what switches the feedback rules on (E_pos
+ * without pseudo-positives, the selection's share of the set, the refinement's steps). */
+static int has_accepted(const call *c) { return c->nmembers > c->res->nseeds; }
+
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...) {
     va_list ap;
@@ -380,7 +384,7 @@ static int ensemble_models(call *c, pattern_refinement *const *ref, int *models)
 static void query_sets(call *c, const int64_t *ranked, int n, cl_sets *s) {
     engine_result *res = c->res;
     cl_bounds b = c->q->bounds;
-    if (c->nmembers > res->nseeds) b.thr_pos = 1;
+    if (has_accepted(c)) b.thr_pos = 1;
     cl_sets_init(s);
     cl_sets_add_query(s, c->members, c->nmembers, ranked, n, &b);
     for (int i = 0; i < res->nnegatives; i++) cl_sets_add_neg(s, res->negatives[i]);
@@ -445,7 +449,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     seedfeat_set others = {g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
     seedfeat_set rejected = {out->negatives, out->nnegatives};
     seedfeat_opts feat = q->features; /* the set's share only counts once entities are accepted */
-    if (c.nmembers == out->nseeds) feat.share_fraction = 0;
+    if (!has_accepted(&c)) feat.share_fraction = 0;
     if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf);
     if (contrastive) {
         int64_t *ranked2;
@@ -455,7 +459,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
         free(ranked2);
         pattern_class_sets cs = {s.pos, s.neg, s.n_pos, s.n_neg};
         pattern_contrast_opts contrast = q->contrast;
-        if (c.nmembers > out->nseeds) contrast.steps = q->accepted_steps;
+        if (has_accepted(&c)) contrast.steps = q->accepted_steps;
         for (int k = 0; k < (ensemble ? K : 1); k++) {
             ref[k] = pattern_model_refine(g->m[k], &cs, 1, &contrast, k ? NULL : &out->loss_before,
                                           k ? NULL : &out->loss_after);
