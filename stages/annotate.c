@@ -749,10 +749,11 @@ int main(int argc, char **argv) {
     const cli_option opts[] = {
         {"entities", OPT_INPUT, &opt_entities, "FILE",
          "entity list: name[<TAB>alias...] per line (schemas/names.md), or an entity2id.txt (or a dataset folder/archive holding one)", 0, 0},
-        {"discover", OPT_FLAG, &opt_discover, NULL, "no entity list: discover the names in the text (capitalised names, acronyms) and write them to OUT/names.tsv", 0, 0},
+        {"discover", OPT_FLAG, &opt_discover, NULL, "no entity list: discover the names in the text (capitalised names, acronyms, dictionary heads \"Name , Synonym : ...\") and write them to OUT/names.tsv", 0, 0},
         {"min-count", OPT_INT, &opt_dp.min_count, "N", "with --discover: occurrences a name needs", 1, 1e9},
         {"max-len", OPT_INT, &opt_dp.max_len, "N", "with --discover: longest name in tokens", 1, 32},
         {"min-pmi", OPT_DOUBLE, &opt_dp.min_pmi, "X", "with --discover: concordance (PMI of the weakest split) a multi-word name needs", -1e9, 1e9},
+        {"no-heads", OPT_FLAG, &opt_dp.no_heads, NULL, "with --discover: do not read the names before a sentence's first \":\" as a headword and its synonyms (for text whose lines start \"Alice , Bob : ...\" for another reason)", 0, 0},
         {"min-alone", OPT_DOUBLE, &opt_dp.min_alone, "X", "with --discover: share of a name's occurrences that must be a whole run of capitalised words (not a part of a longer one: drops first names, titles, \"River\")", 0, 1},
         {"max-line", OPT_LONG, &opt_max_line, "BYTES", "with --lines: longest line (document) accepted; a longer one is bad input", 1, 1e15},
         {"out", OPT_STRING, &opt_out, "PATH", "output dataset folder, or an archive ending in .tar.gz/.tgz", 0, 0},

@@ -1,5 +1,6 @@
-/* discover: streaming counts of capitalised name spans and acronym pairs, then
- * frequency, concordance and completeness filters (see discover.h). */
+/* discover: streaming counts of capitalised name spans, acronym pairs and
+ * definition heads, then frequency, concordance and completeness filters and
+ * the merges of a name's variants (see discover.h). */
 #include "discover/discover.h"
 
 #include <math.h>
@@ -16,6 +17,7 @@ void discover_params_default(discover_params *p) {
     p->min_pmi = 1.0;
     p->min_alone = 0.1;
     p->max_table = 4000000;
+    p->no_heads = 0;
 }
 
 /* Function words that never start a name, even capitalised ("The", "However"). */
@@ -29,6 +31,10 @@ static const char *const STOPWORDS[] = {
     "then", "there", "these", "they", "this", "those", "though", "thus", "to", "under", "unless", "until", "upon",
     "was", "we", "were", "what", "when", "where", "whereas", "whether", "which", "while", "who", "whom", "whose",
     "why", "will", "with", "within", "without", "would", "yes", "yet", "you", "your", NULL};
+
+/* A definition head has at most this many items and tokens before its ":". */
+#define MAX_HEAD_ITEMS 8
+#define MAX_HEAD_TOKENS 64
 
 /* Lower-case words that may join the capitalised words of one name. */
 static const char *const CONNECTORS[] = {"of", "the", "van", "von", "der", "den", "de", "du", "da", "di", "del",
@@ -139,6 +145,7 @@ struct discover {
     counter spans;     /* candidate spans, tokens joined by ' ' */
     counter acronyms;  /* "ACR\texpansion" pairs (mid only) */
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
+    counter heads;     /* definition heads: their name items joined by '\t' */
     int64_t name_words, pruned;
     char *key;
     size_t keycap;
@@ -154,6 +161,7 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->spans, 4);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
+    counter_init(&d->heads, 1);
     return d;
 }
 
@@ -163,6 +171,7 @@ void discover_free(discover *d) {
     counter_free(&d->spans);
     counter_free(&d->acronyms);
     counter_free(&d->together);
+    counter_free(&d->heads);
     free(d->key);
     free(d->cls);
     free(d->alone);
@@ -268,6 +277,32 @@ static void count_together(discover *d, char *const *tokens, int nalone, int nru
     }
 }
 
+/* A definition head: the sentence starts with items separated by "," and
+ * ended by ":" ("Garbo , Greta Garbo , Greta Louisa Gustafsson : United
+ * States film actress"); the items that are whole runs of name words
+ * (d->runs) are names of one thing, counted together as one key. */
+static void count_head(discover *d, char *const *tokens, int n, int nruns) {
+    int colon = 0;
+    size_t cap = 1;
+    while (colon < n && colon < MAX_HEAD_TOKENS && strcmp(tokens[colon], ":")) cap += strlen(tokens[colon++]) + 1;
+    if (colon == 0 || colon >= n || colon == MAX_HEAD_TOKENS) return;
+    char *key = xmalloc(cap), *q = key;
+    int r = 0, items = 0;
+    for (int a = 0, b; a < colon; a = b + 1) {
+        for (b = a; b < colon && strcmp(tokens[b], ","); b++) {}
+        if (b == a || ++items > MAX_HEAD_ITEMS) { q = key; break; } /* an empty item, or a list rather than a head */
+        while (r < nruns && d->runs[2 * r] < a) r++;
+        if (r == nruns || d->runs[2 * r] != a || d->runs[2 * r + 1] != b || b - a > d->p.max_len) continue;
+        if (q > key) *q++ = '\t';
+        for (int i = a; i < b; i++) {
+            if (i > a) *q++ = ' ';
+            q = stpcpy(q, tokens[i]);
+        }
+    }
+    if (q > key) counter_add(&d->heads, key, (size_t)(q - key), MID, 1);
+    free(key);
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
@@ -324,12 +359,14 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         i = e;
     }
     count_together(d, tokens, nalone, nruns);
+    if (start == 0 && !d->p.no_heads) count_head(d, tokens, n, nruns);
     count_acronyms(d, tokens, n);
     if (d->spans.n > d->p.max_table) {
         counter_prune(&d->spans);
         d->pruned++;
     }
     if (d->together.n > d->p.max_table) counter_prune(&d->together);
+    if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
 }
 
 /* ---------------- selection ---------------- */
@@ -386,6 +423,7 @@ typedef struct {
     int64_t count, ext; /* estimated count; count of its most frequent kept extension */
     int64_t whole;      /* occurrences as a whole run of name words */
     int kept;
+    int headword;       /* kept as the first name of a definition head */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
 } cand;
 
@@ -662,6 +700,75 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
     free(seen);
 }
 
+/* The candidates named by the items of a definition head key, in order (-1:
+ * not a candidate); returns how many items. */
+static int head_items(const strmap *index, const char *key, size_t len, int64_t *items) {
+    int k = 0;
+    for (size_t b = 0, e; b < len && k < MAX_HEAD_ITEMS; b = e + 1) {
+        const char *tab = memchr(key + b, '\t', len - b);
+        e = tab ? (size_t)(tab - key) : len;
+        items[k++] = span_index(index, key + b, e - b);
+    }
+    return k;
+}
+
+/* Occurrences of candidate c as a whole run of name words, sentence starts included. */
+static int64_t whole_anywhere(const counter *sp, int64_t c) {
+    const int64_t *v = sp->v + c * sp->slots;
+    return v[WHOLE_MID] + v[WHOLE_INIT];
+}
+
+/* Is the one-word candidate a common word written with a capital ("Note :"):
+ * its lower-case form more than twice as frequent as it away from sentence starts? */
+static int common_word(const discover *d, const cand *c) {
+    int64_t mid, lower;
+    if (c->ntok > 1) return 0;
+    case_counts(d, c->key, c->len, &mid, &lower);
+    return lower > 2 * mid;
+}
+
+/* Definition heads: the name items of one head (discover.heads) name one
+ * thing, as a dictionary lists a headword and its synonyms ("Garbo , Greta
+ * Garbo , Greta Louisa Gustafsson :"). An item of several different heads
+ * ("Charles" heads a king, a river and a physicist) and a common word are no
+ * item. When the items' whole-run occurrences add up to min_count, the first
+ * item is kept, whatever the filters said of it, and the others become its
+ * aliases, their occurrences its mentions (its count: at least their sum): a
+ * name seen once or twice counts with its synonyms, as the mentions of a
+ * hand-made entity list do. */
+static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *index, aliases *al) {
+    const counter *hd = &d->heads, *sp = &d->spans;
+    int64_t *head_of = xmalloc(sizeof *head_of * (size_t)(n + 1)), items[MAX_HEAD_ITEMS];
+    for (int64_t i = 0; i < n; i++) head_of[i] = -1; /* candidate -> its head key's slot, -2: several */
+    for (size_t s = 0; s < hd->map.cap; s++) {
+        if (!hd->map.hash[s]) continue;
+        int k = head_items(index, hd->map.key[s], hd->map.klen[s], items);
+        for (int j = 0; j < k; j++)
+            if (items[j] >= 0) head_of[items[j]] = head_of[items[j]] == -1 || head_of[items[j]] == (int64_t)s ? (int64_t)s : -2;
+    }
+    for (size_t s = 0; s < hd->map.cap; s++) {
+        if (!hd->map.hash[s]) continue;
+        int k = head_items(index, hd->map.key[s], hd->map.klen[s], items);
+        int64_t total = 0, first = -1;
+        for (int j = 0; j < k; j++) {
+            int64_t c = items[j];
+            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c])) {
+                items[j] = -1;
+                continue;
+            }
+            total += whole_anywhere(sp, c);
+            if (first < 0) first = c;
+        }
+        if (first < 0 || total < d->p.min_count) continue;
+        for (int j = 0; j < k; j++)
+            if (items[j] >= 0 && items[j] != first && cs[items[j]].into < 0) /* an item written twice is merged once */
+                merge(cs, al, items[j], first, 0);
+        cs[first].kept = cs[first].headword = 1;
+        if (cs[first].count < total) cs[first].count = total;
+    }
+    free(head_of);
+}
+
 int64_t discover_finish(discover *d, discovered_name **out) {
     counter *sp = &d->spans;
     int64_t n = sp->n;
@@ -707,6 +814,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     free(order);
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
+    merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
@@ -724,10 +832,11 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     for (int64_t k = 0; k < np; k++) {
         if (k > 0 && pairs[k].alen == pairs[k - 1].alen && !memcmp(pairs[k].key, pairs[k - 1].key, pairs[k].alen))
             continue; /* not the acronym's most frequent expansion */
-        int64_t a = span_index(&sp->map, pairs[k].key, pairs[k].alen), e = pairs[k].expansion;
+        /* the expansion's entity now (an earlier acronym may have joined it to another) */
+        int64_t a = span_index(&sp->map, pairs[k].key, pairs[k].alen), e = root(cs, pairs[k].expansion);
         if (a >= 0 && (cs[a].kept || cs[a].into >= 0)) { /* the acronym's own mentions now belong to the expansion */
             a = root(cs, a);
-            if (a != e) merge(cs, &al, a, e, cs[a].count);
+            if (a != e && !cs[a].headword) merge(cs, &al, a, e, cs[a].count); /* a head said what the acronym names */
         } else {
             alias_add(&al, e, pairs[k].key, pairs[k].alen);
         }

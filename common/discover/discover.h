@@ -13,7 +13,13 @@
  *    lower-case form at most 2x as frequent as that.
  *  - acronyms: "Expansion ( ACR )" and "ACR ( Expansion )", where the capitals
  *    of ACR are the initials of the expansion's capitalised words; the acronym
- *    becomes an alias of the expansion's entity (the entity it was merged into, below).
+ *    becomes an alias of the expansion's entity (the entity it was merged into, below),
+ *    unless it is a name of another entity already (a synonym in a head, below);
+ *  - definition heads: a sentence that starts with names separated by ","
+ *    and ended by ":", as dictionaries and glossaries write a headword and
+ *    its synonyms ("Garbo , Greta Garbo , Greta Louisa Gustafsson : United
+ *    States film actress"; at most 8 items in 64 tokens; items that are no
+ *    whole run of name words, such as "capital of Italy", are skipped).
  * A candidate is kept when it is frequent (estimated count >= min_count), of
  * good quality and complete:
  *  - one word: at least two letters, not a stoplisted word, usually capitalised;
@@ -47,10 +53,18 @@
  *    ~ "Humphrey Davy"; not "Victoria" ~ "Lake Victoria");
  *  but in neither case when the word alone was seen in a sentence with
  *  another long form ending with it and never with this one ("Eyre , Lake
- *  Eyre": not "Jane Eyre").
- * Memory: a table of the distinct words, one of the distinct candidate spans
- * and one of the (word alone, long form) pairs met in a sentence; when one
- * of the latter exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds), so memory stays
+ *  Eyre": not "Jane Eyre");
+ *  - before those, the names of one definition head: when their whole-run
+ *    occurrences add up to min_count, the first is kept whatever the filters
+ *    said of it and the others become its aliases (a headword seen twice and
+ *    a synonym seen once make one entity of 3 mentions, as a hand-made list
+ *    counts an entity's mentions over its names). A name that items two
+ *    different heads ("Charles" heads a king, a river and a physicist) or a
+ *    one-word item whose lower-case form is more than twice as frequent
+ *    ("Note :") is left to the rules above.
+ * Memory: a table of the distinct words, one of the distinct candidate spans,
+ * one of the (word alone, long form) pairs met in a sentence and one of the
+ * distinct definition heads; when one of the latter three exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
  * bounded whatever the text size. */
 #ifndef PROBEXPAN_DISCOVER_H
 #define PROBEXPAN_DISCOVER_H
@@ -63,6 +77,7 @@ typedef struct {
     double min_pmi;     /* concordance threshold of multi-word names (default 1) */
     double min_alone;   /* share of a name's occurrences that are a whole run of name words (default 0.1) */
     int64_t max_table;  /* candidate spans held before pruning (default 4,000,000) */
+    int no_heads;       /* do not read definition heads (default 0: read them) */
 } discover_params;
 
 void discover_params_default(discover_params *p);

@@ -1,6 +1,7 @@
 # annotate --discover: the one-step dataset from raw text (names found by
 # common/discover, mentions, names.tsv with counts and contexts), names.tsv
-# given back to annotate --entities unchanged gives the same dataset, seeds by
+# given back to annotate --entities unchanged gives the same dataset, the
+# synonyms of a definition head as one entity (and --no-heads), seeds by
 # alias through the dataset's aliases.txt, and every bad input (exit 3 naming
 # file and position, nothing left behind). Expectations worked out by hand.
 source "$(dirname "$0")/lib.sh"
@@ -57,6 +58,25 @@ hanks_id=$(jq -r 'select(.tokens[1] == "Hanks") | .entityMentions[0].entityId' o
     [ "$(jq -c 'select(.tokens[3] == "Edith") | [.entityMentions[].text]' o/v/sentences.json | tr '\n' ' ')" = '["Wharton"] ' ] &&
     pass variants_merged || fail variants_merged "$names $hanks $(cat o/v/names.tsv)"
 
+# a glossary: the names heading a definition are one entity, its mentions
+# counted over all of them (no name is seen 3 times alone); --no-heads reads
+# the heads as text
+{
+    echo "Garbo , Greta Garbo , Greta Louisa Gustafsson : United States film actress"
+    echo "Lake Geneva , Lake Leman : a lake between Switzerland and France"
+    echo "a late film with Garbo ."
+    echo "we sailed on Lake Geneva ."
+} >glossary.txt
+annotate --quiet --discover --lines --out o/g glossary.txt
+garbo=$(jq -r 'select(.tokens[0] == "Garbo") | [.entityMentions[].text] | join("|")' o/g/sentences.json)
+grep -qP '^Garbo\tGreta Louisa Gustafsson\tGreta Garbo\t# 4 mentions' o/g/names.tsv &&
+    grep -qP '^Lake Geneva\tLake Leman\t# 3 mentions' o/g/names.tsv && [ "$(wc -l <o/g/entity2id.txt)" = 2 ] &&
+    [ "$garbo" = 'Garbo|Greta Garbo|Greta Louisa Gustafsson' ] &&
+    pass definition_heads || fail definition_heads "$garbo $(cat o/g/names.tsv)"
+annotate --quiet --discover --no-heads --lines --out o/gn glossary.txt
+[ "$(cut -f1 o/gn/entity2id.txt)" = Garbo ] && [ ! -s o/gn/aliases.txt ] &&
+    pass definition_heads_off || fail definition_heads_off "$(cat o/gn/names.tsv)"
+
 # --- bad input: exit 3, file and position, nothing left behind
 printf 'all lower case here .\nnothing to find .\n' >plain.txt
 expect_exit no_names 3 'plain\.txt: end of input: no entity names discovered' annotate --discover --out o/x plain.txt
@@ -69,5 +89,5 @@ expect_exit enormous_line 3 'huge\.txt: line 1: line longer than 1000000 bytes' 
 { printf 'London\t'; head -c 1100000 /dev/zero | tr '\0' 'x'; printf '\n'; } >hugenames.tsv
 expect_exit names_file_enormous_line 3 'hugenames\.tsv: line 1: line longer than 1048576 bytes' annotate --entities hugenames.tsv --out o/x text.txt
 expect_exit entities_and_discover 2 'exactly one of --entities and --discover' annotate --discover --entities o/d/names.tsv --out o/x text.txt
-[ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^v$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
+[ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^v$' -e '^g$' -e '^gn$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
     pass no_partial_output || fail no_partial_output "$(ls -A o . | tr '\n' ' ')"

@@ -2,8 +2,8 @@
  * hand-written sentences whose expected names are worked out by hand:
  * connectors, particles, regnal numerals, sentence-initial capitals, the
  * stoplist, min_count, completeness, concordance (PMI), the share of whole
- * occurrences, merged variants, acronym aliases and pruning of the candidate
- * table. */
+ * occurrences, merged variants, acronym aliases, definition heads and
+ * pruning of the candidate table. */
 #include "check.h"
 #include "discover/discover.h"
 #include "text/sentence_split.h"
@@ -229,6 +229,47 @@ static void test_pruning(void) {
     discovered_names_free(names, n);
 }
 
+/* Definition heads ("Name , Synonym : gloss"): the name items of one head
+ * are one entity, its mentions their whole-run occurrences together; an item
+ * of two heads, lower-case items, common words and long lists are no items. */
+static void test_definition_heads(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "Garbo , Greta Garbo , Greta Louisa Gustafsson : United States film actress", 1); /* 3 together */
+    add(d, "Tiber , Tevere : a river of central Italy", 1);
+    add(d, "it flows through Rome to the sea .", 3);
+    add(d, "Rome , Eternal City , capital of Italy : the capital of Italy", 1);
+    add(d, "Charles , Charles River : a river in eastern Massachusetts", 1);
+    add(d, "Charles , Charles I : King of England", 1);
+    add(d, "we rowed on the Charles River twice .", 2);
+    add(d, "the Charles I portrait hangs here .", 2);
+    add(d, "Note : this word is common", 3);
+    add(d, "a note is short and we note it .", 4);
+    add(d, "European Union , EU , European Community , EC : an association of European nations", 1);
+    add(d, "the European Union grew .", 2);
+    add(d, "the European Commission ( EC ) met .", 3); /* EC's usual expansion, but the head said what EC is */
+    add(d, "Ann , Bea , Cid , Dan , Eve , Fay , Gus , Hal , Ida : nine names are a list", 1);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    int64_t g = find(names, n, "Garbo");
+    CHECK(g >= 0 && names[g].naliases == 2 && names[g].count == 3);
+    CHECK(has_alias(names, n, "Garbo", "Greta Garbo") && has_alias(names, n, "Garbo", "Greta Louisa Gustafsson"));
+    CHECK(find(names, n, "Greta Garbo") < 0 && find(names, n, "Greta Louisa Gustafsson") < 0);
+    CHECK(find(names, n, "Tiber") < 0 && find(names, n, "Tevere") < 0); /* 2 occurrences together: below min_count */
+    int64_t r = find(names, n, "Rome");
+    CHECK(r >= 0 && names[r].naliases == 1 && has_alias(names, n, "Rome", "Eternal City")); /* not "capital of Italy" */
+    int64_t cr = find(names, n, "Charles River"), ci = find(names, n, "Charles I");
+    CHECK(cr >= 0 && ci >= 0 && names[cr].naliases == 0 && names[ci].naliases == 0); /* "Charles" heads both */
+    CHECK(find(names, n, "Note") < 0);
+    CHECK(has_alias(names, n, "European Union", "EC") && has_alias(names, n, "European Union", "EU"));
+    int64_t ec = find(names, n, "European Commission");
+    CHECK(ec >= 0 && names[ec].naliases == 0);
+    CHECK(find(names, n, "Ann") < 0 && find(names, n, "Bea") < 0);
+    discovered_names_free(names, n);
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -248,5 +289,6 @@ RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);
 RUN(test_short_form_with_another_long_form);
 RUN(test_pruning);
+RUN(test_definition_heads);
 RUN(test_nothing);
 TEST_MAIN_END
