@@ -35,6 +35,11 @@ static const char *const STOPWORDS[] = {
 /* A definition head has at most this many items and tokens before its ":". */
 #define MAX_HEAD_ITEMS 8
 #define MAX_HEAD_TOKENS 64
+/* Heads are read when at least this share of the sentences start with one
+ * (with a name or not): a glossary or dictionary (WordNet's glosses: 19% of
+ * wordnet-ese dev's sentences, 87% of the example's), not running text where
+ * a label or a list comes before a colon now and then (FOLDOC: 2.8%). */
+#define MIN_HEAD_SHARE 0.07
 
 /* Lower-case words that may join the capitalised words of one name. */
 static const char *const CONNECTORS[] = {"of", "the", "van", "von", "der", "den", "de", "du", "da", "di", "del",
@@ -147,6 +152,7 @@ struct discover {
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
     int64_t name_words, pruned;
+    int64_t sentences, head_sentences; /* sentences seen; those that start with a definition head */
     char *key;
     size_t keycap;
     token_class *cls;
@@ -280,7 +286,8 @@ static void count_together(discover *d, char *const *tokens, int nalone, int nru
 /* A definition head: the sentence starts with items separated by "," and
  * ended by ":" ("Garbo , Greta Garbo , Greta Louisa Gustafsson : United
  * States film actress"); the items that are whole runs of name words
- * (d->runs) are names of one thing, counted together as one key. */
+ * (d->runs) are names of one thing, counted together as one key. Every head
+ * counts in d->head_sentences, also one without a name ("agon : a festivity"). */
 static void count_head(discover *d, char *const *tokens, int n, int nruns) {
     int colon = 0;
     size_t cap = 1;
@@ -290,7 +297,10 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
     int r = 0, items = 0;
     for (int a = 0, b; a < colon; a = b + 1) {
         for (b = a; b < colon && strcmp(tokens[b], ","); b++) {}
-        if (b == a || ++items > MAX_HEAD_ITEMS) { q = key; break; } /* an empty item, or a list rather than a head */
+        if (b == a || ++items > MAX_HEAD_ITEMS) { /* an empty item, or a list rather than a head */
+            free(key);
+            return;
+        }
         while (r < nruns && d->runs[2 * r] < a) r++;
         if (r == nruns || d->runs[2 * r] != a || d->runs[2 * r + 1] != b || b - a > d->p.max_len) continue;
         if (q > key) *q++ = '\t';
@@ -299,6 +309,7 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
             q = stpcpy(q, tokens[i]);
         }
     }
+    d->head_sentences++;
     if (q > key) counter_add(&d->heads, key, (size_t)(q - key), MID, 1);
     free(key);
 }
@@ -359,6 +370,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         i = e;
     }
     count_together(d, tokens, nalone, nruns);
+    d->sentences++;
     if (start == 0 && !d->p.no_heads) count_head(d, tokens, n, nruns);
     count_acronyms(d, tokens, n);
     if (d->spans.n > d->p.max_table) {
@@ -814,7 +826,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     free(order);
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
-    merge_heads(d, cs, n, &sp->map, &al);
+    if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */

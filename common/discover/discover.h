@@ -19,7 +19,9 @@
  *    and ended by ":", as dictionaries and glossaries write a headword and
  *    its synonyms ("Garbo , Greta Garbo , Greta Louisa Gustafsson : United
  *    States film actress"; at most 8 items in 64 tokens; items that are no
- *    whole run of name words, such as "capital of Italy", are skipped).
+ *    whole run of name words, such as "capital of Italy", are skipped), read
+ *    only when at least 7% of the sentences start with a head (a glossary,
+ *    not running text where a colon follows a list or a label now and then).
  * A candidate is kept when it is frequent (estimated count >= min_count), of
  * good quality and complete:
  *  - one word: at least two letters, not a stoplisted word, usually capitalised;

@@ -270,6 +270,28 @@ static void test_definition_heads(void) {
     discovered_names_free(names, n);
 }
 
+/* Running text with a head now and then (under 7% of the sentences) is no
+ * glossary: its heads are read as text. */
+static void test_heads_of_running_text(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "Garbo , Greta Garbo , Greta Louisa Gustafsson : United States film actress", 1);
+    add(d, "the weather was fine and we walked home .", 14); /* one head in 15 sentences (6.7%): text */
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    CHECK_EQ_INT(n, 0);
+    discovered_names_free(names, n);
+    discover_free(d);
+    d = discover_new(&p); /* one head in 14 sentences (7.1%): read */
+    add(d, "Garbo , Greta Garbo , Greta Louisa Gustafsson : United States film actress", 1);
+    add(d, "the weather was fine and we walked home .", 13);
+    n = discover_finish(d, &names);
+    CHECK(n == 1 && has_alias(names, n, "Garbo", "Greta Garbo"));
+    discovered_names_free(names, n);
+    discover_free(d);
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -290,5 +312,6 @@ RUN(test_common_word_heads_not_merged);
 RUN(test_short_form_with_another_long_form);
 RUN(test_pruning);
 RUN(test_definition_heads);
+RUN(test_heads_of_running_text);
 RUN(test_nothing);
 TEST_MAIN_END
