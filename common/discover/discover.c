@@ -137,7 +137,7 @@ static void counter_prune(counter *c) {
     for (size_t s = 0; s < c->map.cap; s++) {
         if (!c->map.hash[s]) continue;
         const int64_t *v = c->v + c->map.val[s] * c->slots;
-        if (v[MID] + v[INIT] < 2) continue;
+        if (v[MID] + (c->slots > INIT ? v[INIT] : 0) < 2) continue; /* one-slot counters have no INIT */
         memcpy(counter_slots(&kept, c->map.key[s], c->map.klen[s]), v, sizeof *v * (size_t)c->slots);
     }
     counter_free(c);
