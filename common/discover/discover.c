@@ -303,11 +303,9 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
         }
         while (r < nruns && d->runs[2 * r] < a) r++;
         if (r == nruns || d->runs[2 * r] != a || d->runs[2 * r + 1] != b || b - a > d->p.max_len) continue;
+        size_t len = join(d, tokens, a, b - 1, ' ');
         if (q > key) *q++ = '\t';
-        for (int i = a; i < b; i++) {
-            if (i > a) *q++ = ' ';
-            q = stpcpy(q, tokens[i]);
-        }
+        q = mempcpy(q, d->key, len);
     }
     d->head_sentences++;
     if (q > key) counter_add(&d->heads, key, (size_t)(q - key), MID, 1);
@@ -398,12 +396,19 @@ static void case_counts(const discover *d, const char *w, size_t len, int64_t *m
     free(copy);
 }
 
+/* Is the capitalised word `w` a common word: its case-folded form more than
+ * twice as frequent as `w` away from sentence starts (*mid)? */
+static int lower_case_dominates(const discover *d, const char *w, size_t len, int64_t *mid) {
+    int64_t lower;
+    case_counts(d, w, len, mid, &lower);
+    return lower > 2 * *mid;
+}
+
 /* Is the capitalised word `w` usually capitalised: seen capitalised away from
- * sentence starts, and its case-folded form at most twice as frequent there? */
+ * sentence starts, and no common word? */
 static int usually_capitalised(const discover *d, const char *w, size_t len) {
-    int64_t mid, lower;
-    case_counts(d, w, len, &mid, &lower);
-    return mid >= 1 && lower <= 2 * mid;
+    int64_t mid;
+    return !lower_case_dominates(d, w, len, &mid) && mid >= 1;
 }
 
 /* A first name or title ("Greta", "Sir", "Mr."), not a common word that also
@@ -516,7 +521,7 @@ static int by_length_desc(const void *a, const void *b) {
 typedef struct {
     const char *key; /* "ACR\texpansion" */
     size_t alen;     /* bytes of ACR */
-    int64_t expansion, count;
+    int64_t expansion, count; /* the expansion's candidate (root() gives its entity) */
 } acronym_pair;
 
 /* By acronym, then count (descending), then expansion. */
@@ -730,13 +735,10 @@ static int64_t whole_anywhere(const counter *sp, int64_t c) {
     return v[WHOLE_MID] + v[WHOLE_INIT];
 }
 
-/* Is the one-word candidate a common word written with a capital ("Note :"):
- * its lower-case form more than twice as frequent as it away from sentence starts? */
+/* Is the one-word candidate a common word written with a capital ("Note :")? */
 static int common_word(const discover *d, const cand *c) {
-    int64_t mid, lower;
-    if (c->ntok > 1) return 0;
-    case_counts(d, c->key, c->len, &mid, &lower);
-    return lower > 2 * mid;
+    int64_t mid;
+    return c->ntok == 1 && lower_case_dominates(d, c->key, c->len, &mid);
 }
 
 /* Definition heads: the name items of one head (discover.heads) name one
@@ -838,13 +840,13 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         const char *key = ac->map.key[s], *tab = strchr(key, '\t');
         int64_t e = span_index(&sp->map, tab + 1, strlen(tab + 1));
         if (e >= 0 && (cs[e].kept || cs[e].into >= 0))
-            pairs[np++] = (acronym_pair){key, (size_t)(tab - key), root(cs, e), ac->v[ac->map.val[s] * ac->slots + MID]};
+            pairs[np++] = (acronym_pair){key, (size_t)(tab - key), e, ac->v[ac->map.val[s] * ac->slots + MID]};
     }
     qsort(pairs, (size_t)np, sizeof *pairs, by_acronym);
     for (int64_t k = 0; k < np; k++) {
         if (k > 0 && pairs[k].alen == pairs[k - 1].alen && !memcmp(pairs[k].key, pairs[k - 1].key, pairs[k].alen))
             continue; /* not the acronym's most frequent expansion */
-        /* the expansion's entity now (an earlier acronym may have joined it to another) */
+        /* the entity the expansion belongs to now (variants, heads, earlier acronyms merged it) */
         int64_t a = span_index(&sp->map, pairs[k].key, pairs[k].alen), e = root(cs, pairs[k].expansion);
         if (a >= 0 && (cs[a].kept || cs[a].into >= 0)) { /* the acronym's own mentions now belong to the expansion */
             a = root(cs, a);
