@@ -345,7 +345,8 @@ function renderTies(j) {
     const bar = el('span', 'tie-bar');
     bar.style.width = `${Math.max(3, (100 * f.contribution) / top).toFixed(0)}%`;
     const seedsText = j.seeds.map((s, k) => `${s.name} ${f.seed_counts[k]}`).join(', ');
-    li.title = `${f.kind === 'word' ? 'word near the mention' : 'pattern around the mention'}; weight ${f.weight}; ` +
+    const kindText = { word: 'word near the mention', genus: 'what the definition of the mention calls it', pattern: 'pattern around the mention' };
+    li.title = `${kindText[f.kind] || f.kind}; weight ${f.weight}; ` +
       `${(100 * f.contribution / j.similarity).toFixed(1)}% of the similarity; seen with ${seedsText}`;
     li.append(el('span', 'tie-text', f.feature), el('span', 'tie-count', `×${f.count} · ${f.seeds_sharing}/${j.seeds.length} seeds`), bar);
     ol.append(li);

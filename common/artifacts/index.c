@@ -24,11 +24,12 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
     mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
-    msgpack_pack_map(pk, 12);
+    msgpack_pack_map(pk, 13);
     mp_kv_str(pk, "model", "patterns");
     mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
     mp_kv_int(pk, "bag", c->bag);
     mp_kv_double(pk, "bag_weight", c->bag_weight);
+    mp_kv_double(pk, "genus_weight", c->genus_weight);
     mp_kv_int(pk, "min_entities", c->min_entities);
     mp_kv_double(pk, "idf_power", c->idf_power);
     mp_kv_double(pk, "temperature", c->temperature);
@@ -52,12 +53,14 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
     free(patterns);
     int64_t bag = mp_get_int(r, o, "bag"), min_entities = mp_get_int(r, o, "min_entities");
     c->bag_weight = mp_get_double(r, o, "bag_weight");
+    c->genus_weight = mp_get_double(r, o, "genus_weight");
     c->idf_power = mp_get_double(r, o, "idf_power");
     c->temperature = mp_get_double(r, o, "temperature");
     if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight > 0) ||
-        !(c->idf_power >= 0) || !(c->temperature > 0) || c->bag_weight > 1e6 || c->idf_power > 10 || c->temperature > 1e6)
+        !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->temperature > 0) || c->bag_weight > 1e6 ||
+        c->genus_weight > 1e6 || c->idf_power > 10 || c->temperature > 1e6)
         artifact_bad(r, "model settings out of range: expected bag 0..%d, min_entities >= 2, bag_weight and temperature "
-                        "in (0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
+                        "in (0, 1e6], genus_weight in [0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
     c->bag = (int)bag;
     c->min_entities = (int)min_entities;
 }
@@ -83,6 +86,10 @@ static void check_counts(artifact_reader *r, const pattern_counts *k, int min_en
 void index_read(corpus_index *x, const char *path) {
     memset(x, 0, sizeof *x);
     artifact_reader *r = artifact_open(path, INDEX_KIND, INDEX_SCHEMA);
+    if (artifact_hdr(r)->schema < INDEX_SCHEMA)
+        artifact_bad(r, "index schema %lld predates the genus features: expected schema %d; rebuild it with `index` "
+                        "(make -f pipelines/probexpan.mk DATA=... RUN=... index)", (long long)artifact_hdr(r)->schema,
+                     INDEX_SCHEMA);
     x->path = xstrdup(artifact_path(r));
     msgpack_object o;
     artifact_expect(r, &o, "the entity table {entities, eid, name}");

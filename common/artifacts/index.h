@@ -20,7 +20,7 @@
 #include "model/pattern_model.h"
 
 #define INDEX_KIND "index"
-#define INDEX_SCHEMA 1
+#define INDEX_SCHEMA 2 /* 2: genus features (genus_weight) */
 
 typedef struct {
     char *path;

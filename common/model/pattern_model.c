@@ -16,8 +16,10 @@
 
 #define PATTERN_EPS 1e-7
 #define BAG_TYPE 99
-/* feature keys: n-gram patterns odd, bag words even */
-#define IS_BAG(key) (((key) & 1) == 0)
+#define GENUS_TYPE 98
+/* feature keys: n-gram patterns odd, bag words 0 mod 4, genus words 2 mod 4 */
+#define IS_BAG(key) (((key) & 3) == 0)
+#define IS_GENUS(key) (((key) & 3) == 2)
 
 struct pattern_model {
     pattern_config cfg;
@@ -47,7 +49,9 @@ struct pattern_model {
 };
 
 pattern_config pattern_config_defaults(pattern_estimator e) {
-    pattern_config c = {e, 1, 8, 1.5, 2, 0.0, 1.0, 0.5, 1.0, 1};
+    pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
+                        .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
+                        .feature_fraction = 1.0, .seed = 1};
     if (e == PATTERN_PREDICTION) {
         c.bag = 0;
         c.min_entities = 4;
@@ -78,10 +82,20 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
         for (int side = 0; side < 2; side++) {
             int32_t v[2] = {BAG_TYPE, side ? r[i] : l[i]};
             if (v[1] == PATTERN_OUTSIDE) continue;
-            key[n] = hash_bytes(v, sizeof v) & ~1ULL;
+            key[n] = hash_bytes(v, sizeof v) & ~3ULL;
             if (desc) desc[n] = (pattern_feature){.key = key[n], .bag = 1, .word = v[1]};
             n++;
         }
+    }
+    for (int i = 0; c->genus_weight > 0 && i < s->ngenus; i++) {
+        int32_t v[1 + GENUS_PIECES] = {GENUS_TYPE};
+        memcpy(v + 1, s->genus[i], sizeof s->genus[i]);
+        key[n] = (hash_bytes(v, sizeof v) & ~3ULL) | 2;
+        if (desc) {
+            desc[n] = (pattern_feature){.key = key[n], .genus = 1};
+            memcpy(desc[n].genus_word, s->genus[i], sizeof s->genus[i]);
+        }
+        n++;
     }
     return n;
 }
@@ -101,9 +115,9 @@ static int in_subset(uint64_t key, const pattern_config *c) {
 static void check_config(const pattern_config *c) {
     if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
     if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);
-    if (!(c->bag_weight > 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) || !(c->temperature > 0) ||
+    if (!(c->bag_weight > 0) || !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) || !(c->temperature > 0) ||
         !(c->feature_fraction > 0 && c->feature_fraction <= 1))
-        die("pattern_model: bag_weight, temperature > 0, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
+        die("pattern_model: bag_weight, temperature > 0, genus_weight, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
 }
 
 /* The rank of an MPI job that counts a feature (every feature has one owner). */
@@ -321,7 +335,7 @@ static pattern_model *model_of_counts(const pattern_config *c, const pattern_cou
         if (g < 0) continue;
         int64_t nent = k->foff[f + 1] - k->foff[f];
         m->weight[g] = (float)((c->idf_power > 0 ? pow(log((double)k->E / (double)nent), c->idf_power) : 1.0) *
-                               (IS_BAG(k->key[f]) ? c->bag_weight : 1.0));
+                               (IS_BAG(k->key[f]) ? c->bag_weight : IS_GENUS(k->key[f]) ? c->genus_weight : 1.0));
         for (int64_t q = k->foff[f]; q < k->foff[f + 1]; q++, p++) {
             m->list_ent[p] = k->ent[q];
             m->list_cnt[p] = (float)k->cnt[q];

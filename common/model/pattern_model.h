@@ -6,10 +6,14 @@
  *    al. 2017): short: "l1 _", "_ r1", "l1 _ r1", "l2 l1 _", "_ r1 r2"; long (also):
  *    "l2 l1 _ r1", "l1 _ r1 r2", "l3 l2 l1 _", "_ r1 r2 r3";
  *  - with bag = W > 0, every id within W positions of the mask, unordered (a bag of words:
- *    the class words of a definition, "... : United States chemist who ...").
+ *    the class words of a definition, "... : United States chemist who ...");
+ *  - with genus_weight > 0, the head words of the definition the mention is the subject of
+ *    (definition_genus.h: "Strauss : German composer of ..." -> composer), so entities
+ *    defined as one kind of thing share a feature however their definitions are worded.
  * Features seen with fewer than min_entities distinct entities are dropped. A feature's
  * weight is w_f = log(E / n_f)^idf_power (n_f: its entities), times bag_weight for bag
- * features. c(f, e) counts the samples of entity e with feature f.
+ * features and genus_weight for genus features. c(f, e) counts the samples of entity e with
+ * feature f.
  *
  * Two estimators of r(e):
  *  similarity (default): the distributional answer — x_e[f] = w_f * max(0, PMI(e, f)) with
@@ -34,10 +38,11 @@
 #include <stdint.h>
 
 #include "method/sparse_row.h"
+#include "model/definition_genus.h"
 
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
-#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE) /* features per sample */
+#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS) /* features per sample */
 #define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
 
 typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
@@ -47,6 +52,7 @@ typedef struct {
     int long_patterns;       /* 0 = the 5 short patterns, 1 = all 9 */
     int bag;                 /* 0..PATTERN_SIDE */
     double bag_weight;       /* > 0 */
+    double genus_weight;     /* >= 0; 0 = no genus features */
     int min_entities;        /* >= 2 */
     double idf_power;        /* >= 0 */
     double temperature;      /* similarity: > 0 */
@@ -63,6 +69,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
 typedef struct {
     int64_t entity;
     int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
+    int32_t genus[GENUS_WORDS][GENUS_PIECES]; /* head words of its definition (definition_genus.h) */
+    int ngenus;                               /* how many: 0..GENUS_WORDS */
 } pattern_sample;
 
 /* What each feature of a sample is made of, in the order the model counts them (n-gram
@@ -70,22 +78,25 @@ typedef struct {
 typedef struct {
     uint64_t key;
     int bag;                  /* 1: a word within `bag` positions of the mask (word) */
+    int genus;                /* 1: a head word of the mention's definition (genus_word) */
     int nl, nr;               /* a pattern: nl ids before the mask, nr after it */
     int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
     int32_t word;
+    int32_t genus_word[GENUS_PIECES]; /* its wordpieces, -1 padded */
 } pattern_feature;
 /* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
 int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);
 
 /* ---- counts: the corpus side of the model, the same for every feature subset ----
- * The features of every sample (long_patterns, bag and min_entities of the config; no subset
- * applied), in order of first appearance over the samples, with their postings. A model with
+ * The features of every sample (long_patterns, bag, genus_weight > 0 and min_entities of the
+ * config; no subset applied), in order of first appearance over the samples, with their
+ * postings. A model with
  * a feature subset keeps the features in the subset, in the same order, so a model built from
  * counts equals one built from the samples with the same config, bit for bit. Size: O(F +
  * feature-entity pairs), linear in the corpus. */
 typedef struct {
     int64_t E, F;      /* entities; features kept (seen with >= min_entities entities) */
-    uint64_t *key;     /* [F] the feature's hash key: decides subset membership; even = bag word */
+    uint64_t *key;     /* [F] the feature's hash key: decides subset membership; odd = n-gram, 0 mod 4 = bag word, 2 mod 4 = genus */
     int64_t *foff;     /* [F + 1] feature f's postings are ent/cnt[foff[f] .. foff[f + 1]) */
     int32_t *ent;      /* entity rows, ascending within a feature */
     int32_t *cnt;      /* samples of that entity showing the feature (>= 1) */
@@ -100,7 +111,7 @@ typedef struct pattern_model pattern_model;
 /* Counts the features of S samples of E entities (samples in any order). */
 pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples);
 /* The similarity estimator's model of config c (its feature subset) from counts built with
- * the same long_patterns, bag and min_entities; fitted (ready for rows). O(pairs). The
+ * the same long_patterns, bag, genus_weight > 0 and min_entities; fitted (ready for rows). O(pairs). The
  * stats' samples_unusable is -1 (unknown without the samples). */
 pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k);
 void pattern_model_free(pattern_model *m);

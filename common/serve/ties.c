@@ -14,6 +14,7 @@
 struct ties {
     const engine *g;
     samples *s;
+    genus_vocab genus;
 };
 
 ties *ties_open(const engine *g, const char *samples_path) {
@@ -26,6 +27,7 @@ ties *ties_open(const engine *g, const char *samples_path) {
     ties *t = xcalloc(1, sizeof *t);
     t->g = g;
     t->s = samples_open(samples_path);
+    pattern_genus_vocab(t->s, &t->genus);
     if (samples_entities(t->s) != x->ent.n || samples_count(t->s) != x->samples)
         die_input(samples_path, NULL, "%lld entities / %lld samples, but %s has %lld / %lld",
                   (long long)samples_entities(t->s), (long long)samples_count(t->s), x->path, (long long)x->ent.n,
@@ -36,6 +38,7 @@ ties *ties_open(const engine *g, const char *samples_path) {
 void ties_free(ties *t) {
     if (!t) return;
     samples_close(t->s);
+    genus_vocab_free(&t->genus);
     free(t);
 }
 
@@ -66,6 +69,10 @@ static void feature_text(const samples *s, const pattern_feature *d, char *text)
         append_id(s, d->word, text, &len);
         return;
     }
+    if (d->genus) {
+        for (int i = 0; i < GENUS_PIECES && d->genus_word[i] >= 0; i++) append_id(s, d->genus_word[i], text, &len);
+        return;
+    }
     for (int i = d->nl - 1; i >= 0; i--) append_id(s, d->left[i], text, &len);
     int k = snprintf(text + len, TIES_TEXT - len, "%s_", len ? " " : "");
     len = len + (size_t)k >= TIES_TEXT ? TIES_TEXT - 1 : len + (size_t)k;
@@ -84,7 +91,7 @@ static void describe(const ties *t, int64_t e, tie *items, int n) {
     pattern_feature d[PATTERN_MAX];
     for (int64_t j = first; j < first + count && found < n; j++) {
         pattern_sample ps;
-        pattern_sample_read(t->s, j, ids, &ps);
+        pattern_sample_read(t->s, &t->genus, j, ids, &ps);
         int nf = pattern_sample_features(&ps, &x->cfg, d);
         for (int k = 0; k < nf; k++) {
             int64_t i = intmap_get(&want, (int64_t)d[k].key);
@@ -143,7 +150,8 @@ void ties_rank(const pattern_model *m, const pattern_counts *k, int64_t e, const
     out->seed_count = xmalloc(sizeof(int64_t) * ((size_t)out->n * (size_t)nseeds + 1));
     for (int i = 0; i < out->n; i++) {
         tie *it = &out->items[i];
-        it->bag = !(k->key[it->feature] & 1);
+        it->bag = (k->key[it->feature] & 3) == 0;
+        it->genus = (k->key[it->feature] & 3) == 2;
         it->weight = pattern_model_feature_weight(m, it->feature);
         it->count = feature_count(k, it->feature, e);
         for (int s = 0; s < nseeds; s++) out->seed_count[(size_t)i * (size_t)nseeds + (size_t)s] = feature_count(k, it->feature, seeds[s]);

@@ -13,7 +13,8 @@
  * The features' text comes from the samples artifact the index was built from (a feature is
  * a hash of its ids; the entity's own samples show which ids it stands for): an n-gram
  * pattern reads "l2 l1 _ r1" with "_" for the mention, wordpieces joined ("##" pieces glued
- * to the previous one), "∅" past the sentence's ends; a bag feature is the nearby word.
+ * to the previous one), "∅" past the sentence's ends; a bag feature is the nearby word, a
+ * genus feature the head word of the definition the mention is the subject of.
  * Read-only after ties_open: any number of threads may call ties_explain at once. */
 #ifndef PROBEXPAN_SERVE_TIES_H
 #define PROBEXPAN_SERVE_TIES_H
@@ -34,7 +35,9 @@ void ties_free(ties *t);
 
 typedef struct {
     int64_t feature;      /* the feature's position in the index's counts */
-    int bag;              /* 1: a word near the mention; 0: an n-gram pattern around it */
+    int bag;              /* 1: a word near the mention */
+    int genus;            /* 1: a head word of the mention's definition (bag and genus 0: an
+                           * n-gram pattern around it) */
     char text[TIES_TEXT];
     double weight;        /* w_f */
     int64_t count;        /* samples of the entity showing it */

@@ -12,7 +12,7 @@
 
 /* 4 classes of 10 entities: left context from the class's 5 words, right context shared. */
 static pattern_sample *class_samples(int S) {
-    pattern_sample *s = xmalloc(sizeof(pattern_sample) * (size_t)S);
+    pattern_sample *s = xcalloc((size_t)S, sizeof(pattern_sample));
     rng_t g;
     rng_seed(&g, 11);
     for (int j = 0; j < S; j++) {

@@ -19,8 +19,9 @@
  * every pattern built on it is seen once and dropped); l2 and r2 are always fresh. */
 static int fresh_id = 1000;
 static pattern_sample sample(int64_t e, int32_t l1, int32_t r1) {
-    pattern_sample s = {e, {l1 < 0 ? fresh_id++ : l1, fresh_id++, PATTERN_OUTSIDE},
-                        {r1 < 0 ? fresh_id++ : r1, fresh_id++, PATTERN_OUTSIDE}};
+    pattern_sample s = {.entity = e,
+                        .left = {l1 < 0 ? fresh_id++ : l1, fresh_id++, PATTERN_OUTSIDE},
+                        .right = {r1 < 0 ? fresh_id++ : r1, fresh_id++, PATTERN_OUTSIDE}};
     return s;
 }
 
@@ -100,7 +101,7 @@ static void test_idf_weights_and_unusable(void) {
 
 /* a random corpus: 40 entities in 4 classes, each class with its own left words */
 static pattern_sample *random_samples(int S) {
-    pattern_sample *s = xmalloc(sizeof(pattern_sample) * (size_t)S);
+    pattern_sample *s = xcalloc((size_t)S, sizeof(pattern_sample));
     rng_t g;
     rng_seed(&g, 7);
     for (int j = 0; j < S; j++) {
@@ -311,6 +312,44 @@ static void test_counts_and_sparse_rows_match_dense(void) {
     free(s);
 }
 
+/* Genus features: a definition's head words are one feature per word (its pieces), of kind
+ * 2 mod 4, weighted genus_weight; none at genus_weight 0. */
+static void test_genus_features(void) {
+    const int32_t composer[GENUS_PIECES] = {500, -1, -1, -1}, compos_er[GENUS_PIECES] = {500, 502, -1, -1};
+    pattern_sample s[6];
+    for (int j = 0; j < 6; j++) s[j] = sample(j % 3, -1, -1); /* every pattern and bag word fresh */
+    memcpy(s[0].genus[0], composer, sizeof composer); /* entities 0 and 1: "composer" */
+    memcpy(s[1].genus[0], composer, sizeof composer);
+    memcpy(s[3].genus[0], composer, sizeof composer);
+    memcpy(s[2].genus[0], compos_er, sizeof compos_er); /* entity 2 alone: another word */
+    s[0].ngenus = s[1].ngenus = s[2].ngenus = s[3].ngenus = 1;
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag = 0; /* sample() leaves ids 0 beyond l2 and r2: no bag words */
+    c.genus_weight = 2.5;
+    pattern_feature d[PATTERN_MAX];
+    int n = pattern_sample_features(&s[2], &c, d);
+    CHECK(d[n - 1].genus && !d[n - 1].bag);
+    CHECK_EQ_INT(d[n - 1].key & 3, 2);
+    CHECK(!memcmp(d[n - 1].genus_word, compos_er, sizeof compos_er));
+    pattern_counts k;
+    pattern_counts_build(&k, &c, 3, 6, s);
+    CHECK_EQ_INT(k.F, 1); /* only "composer" is seen with two entities */
+    if (k.F == 1) {
+        CHECK_EQ_INT(k.key[0] & 3, 2);
+        CHECK_EQ_INT(k.foff[1], 2);
+        CHECK_EQ_INT(k.cnt[0], 2); /* entity 0: samples 0 and 3 */
+        pattern_model *m = pattern_model_from_counts(&c, &k);
+        CHECK_NEAR(pattern_model_feature_weight(m, 0), 2.5, 1e-6);
+        pattern_model_free(m);
+    }
+    pattern_counts_free(&k);
+    c.genus_weight = 0;
+    CHECK_EQ_INT(pattern_sample_features(&s[2], &c, d), n - 1);
+    pattern_counts_build(&k, &c, 3, 6, s);
+    CHECK_EQ_INT(k.F, 0);
+    pattern_counts_free(&k);
+}
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -327,4 +366,5 @@ RUN(test_threads_subsets_classes);
 RUN(test_contrast_gradient_and_descent);
 RUN(test_entity_out_of_range);
 RUN(test_counts_and_sparse_rows_match_dense);
+RUN(test_genus_features);
 TEST_MAIN_END

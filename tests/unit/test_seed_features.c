@@ -14,7 +14,7 @@
  * only feature kept is the pattern "l1 _" (seen with >= 2 entities). */
 static int fresh_id = 1000;
 static pattern_sample sample(int64_t e, int32_t l1) {
-    pattern_sample s = {e, {l1, fresh_id++, PATTERN_OUTSIDE}, {fresh_id++, fresh_id++, PATTERN_OUTSIDE}};
+    pattern_sample s = {.entity = e, .left = {l1, fresh_id++, PATTERN_OUTSIDE}, .right = {fresh_id++, fresh_id++, PATTERN_OUTSIDE}};
     return s;
 }
 

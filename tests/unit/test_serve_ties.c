@@ -33,13 +33,20 @@ static int64_t recount(const pattern_sample *s, int64_t S, const pattern_config 
 }
 
 static void test_ties(void) {
-    /* 0 and 1 (the seeds) and 2 share left words 10, 11 and right words 20-22; 3 and 4 share
-     * 30, 31, 40, 41 with each other only; 5 mixes both groups */
-    const pattern_sample s[] = {sample(0, 10, 20), sample(0, 11, 21), sample(1, 10, 20), sample(1, 11, 22),
+    /* 0 and 1 (the seeds) and 2 share left words 10, 11 and right words 20-22 and a genus
+     * word (the pieces 60 61); 3 and 4 share 30, 31, 40, 41 with each other only; 5 mixes both
+     * groups */
+    pattern_sample s[] = {sample(0, 10, 20), sample(0, 11, 21), sample(1, 10, 20), sample(1, 11, 22),
                                 sample(2, 10, 21), sample(2, 12, 22), sample(3, 30, 40), sample(3, 31, 41),
                                 sample(4, 30, 40), sample(4, 31, 41), sample(5, 10, 40), sample(5, 30, 20),
                                 sample(5, 12, 50), sample(4, 32, 50)};
     const int64_t S = sizeof s / sizeof s[0], E = 6, seeds[] = {0, 1};
+    for (int j = 0; j < 5; j += 2) { /* samples 0, 2, 4: entities 0, 1, 2 */
+        s[j].ngenus = 1;
+        s[j].genus[0][0] = 60;
+        s[j].genus[0][1] = 61;
+        s[j].genus[0][2] = s[j].genus[0][3] = -1;
+    }
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     c.long_patterns = 0;
     c.bag = 1;
@@ -55,10 +62,13 @@ static void test_ties(void) {
     CHECK_EQ_INT(t.n, t.shared);
     CHECK_EQ_INT(t.nseeds, 2);
     double sum = 0;
+    int genus = 0;
     for (int i = 0; i < t.n; i++) {
         const tie *it = &t.items[i];
         uint64_t key = k.key[it->feature];
-        CHECK_EQ_INT(it->bag, (int)!(key & 1));
+        CHECK_EQ_INT(it->bag, (int)((key & 3) == 0));
+        CHECK_EQ_INT(it->genus, (int)((key & 3) == 2));
+        genus += it->genus;
         CHECK(it->contribution > 0);
         if (i) CHECK(it->contribution <= t.items[i - 1].contribution);
         CHECK_EQ_INT(it->count, recount(s, S, &c, 2, key));
@@ -69,10 +79,11 @@ static void test_ties(void) {
             sharing += t.seed_count[i * 2 + q] > 0;
         }
         CHECK(sharing >= it->seeds_sharing && it->seeds_sharing >= 1);
-        CHECK_NEAR(it->weight, it->bag ? c.bag_weight : 1.0, 1e-9);
+        CHECK_NEAR(it->weight, it->bag ? c.bag_weight : it->genus ? c.genus_weight : 1.0, 1e-9);
         CHECK_EQ_INT(it->text[0], 0); /* the text comes from ties_explain */
         sum += it->contribution;
     }
+    CHECK_EQ_INT(genus, 1);
     CHECK_NEAR(sum, t.similarity, 1e-12);
     /* the rows are softmax(cos / T), cos(e, e) = 1: the mean cosine they imply */
     double cos_mean = 0;
