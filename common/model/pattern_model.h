@@ -63,6 +63,13 @@ typedef struct {
 
 /* The measured defaults of an estimator (README "Without a pretrained BERT"). */
 pattern_config pattern_config_defaults(pattern_estimator e);
+/* The --bag-weight and --genus-weight options of a stage that counts features into config c
+ * (cli_option entries; the table needs base/cli.h). */
+#define PATTERN_WEIGHT_CLI_OPTIONS(c)                                                                              \
+    {"bag-weight", OPT_DOUBLE, &(c).bag_weight, "X", "weight multiplier of the --bag features", 1e-6, 1e6},       \
+    {"genus-weight", OPT_DOUBLE, &(c).genus_weight, "X",                                                          \
+     "weight multiplier of the genus features: the head words of the definition a mention is the subject of "    \
+     "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6}
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the
  * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */
