@@ -56,11 +56,12 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
     c->genus_weight = mp_get_double(r, o, "genus_weight");
     c->idf_power = mp_get_double(r, o, "idf_power");
     c->temperature = mp_get_double(r, o, "temperature");
-    if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight > 0) ||
-        !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->temperature > 0) || c->bag_weight > 1e6 ||
+    /* the ranges of `index`'s options: a temperature of 1e-309 would overflow cos / T */
+    if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight >= 1e-6) ||
+        !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->temperature >= 1e-6) || c->bag_weight > 1e6 ||
         c->genus_weight > 1e6 || c->idf_power > 10 || c->temperature > 1e6)
         artifact_bad(r, "model settings out of range: expected bag 0..%d, min_entities >= 2, bag_weight and temperature "
-                        "in (0, 1e6], genus_weight in [0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
+                        "in [1e-6, 1e6], genus_weight in [0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
     c->bag = (int)bag;
     c->min_entities = (int)min_entities;
 }
@@ -126,7 +127,8 @@ void index_read(corpus_index *x, const char *path) {
     mp_read_le_bin(r, &o, "foff", k->F + 1, 8, k->foff);
     int64_t P = k->foff[k->F];
     const msgpack_object *ent = mp_get(r, &o, "ent", 1);
-    if (k->foff[0] != 0 || P < 0 || ent->type != MSGPACK_OBJECT_BIN || (uint64_t)P * 4 != ent->via.bin.size)
+    if (k->foff[0] != 0 || P < 0 || ent->type != MSGPACK_OBJECT_BIN || ent->via.bin.size % 4 != 0 ||
+        (uint64_t)P != ent->via.bin.size / 4) /* by division: P * 4 can wrap around */
         artifact_bad(r, "foff runs from %lld to %lld: expected 0 to the postings in 'ent'", (long long)k->foff[0],
                      (long long)P);
     k->ent = xmalloc(sizeof(int32_t) * (size_t)(P + 1));

@@ -23,7 +23,8 @@ void mp_read_le_bin(artifact_reader *ar, const msgpack_object *m, const char *ke
                         int width, void *out) {
     const msgpack_object *o = mp_get(ar, m, key, 1);
     if (o->type != MSGPACK_OBJECT_BIN) artifact_bad(ar, "'%s': expected a bin", key);
-    if ((uint64_t)o->via.bin.size != (uint64_t)n * (uint64_t)width)
+    /* by division: n * width can wrap around for a huge n read from the file */
+    if (n < 0 || o->via.bin.size % (uint32_t)width != 0 || (uint64_t)n != o->via.bin.size / (uint32_t)width)
         artifact_bad(ar, "'%s': %u bytes, expected %lld values of %d bytes", key, o->via.bin.size,
                      (long long)n, width);
     const uint8_t *p = (const uint8_t *)o->via.bin.ptr;

@@ -146,6 +146,11 @@ perl -pe "s/\xa6schema\x02/\xa6schema\x01/" "$RUN/index.mp" >"$WORK/schema1.mp"
 expect_exit index-schema-1 3 "index schema 1 predates the genus features: expected schema 2; rebuild it" query --index "$WORK/schema1.mp" --seeds "$seed_list"
 head -c $(($(stat -c %s "$RUN/index.mp") - 1000)) "$RUN/index.mp" >"$WORK/trunc.mp"
 expect_exit index-truncated 3 'trunc.mp' query --index "$WORK/trunc.mp" --seeds "$seed_list"
+# two files the fuzzer found: a temperature of 1e-309 (cos / T overflowed the rows) and postings
+# whose byte count wrapped around (P * 4 == 0 for P = 2^62 + 47)
+crashers="$PROBEXPAN_ROOT/tests/fixtures/fuzz-crashes"
+expect_exit index-temperature-range 3 'byte 522: model settings out of range' query --index "$crashers/index-2" --seeds Ohio,Texas
+expect_exit index-postings-wrap 3 'byte 522: foff runs from 0 to 4611686018427387951' query --index "$crashers/index-3" --seeds Ohio,Texas
 # the index stage: bad input and interruptions leave nothing under the final name
 expect_exit index-of-a-corpus 3 'samples' index --samples "$RUN/corpus.mp" --out "$WORK/x.mp"
 check index-bad-input-no-output test ! -e "$WORK/x.mp"
