@@ -17,9 +17,6 @@
 #define PATTERN_EPS 1e-7
 #define BAG_TYPE 99
 #define GENUS_TYPE 98
-/* feature keys: n-gram patterns odd, bag words 0 mod 4, genus words 2 mod 4 */
-#define IS_BAG(key) (((key) & 3) == 0)
-#define IS_GENUS(key) (((key) & 3) == 2)
 
 struct pattern_model {
     pattern_config cfg;
@@ -60,6 +57,10 @@ pattern_config pattern_config_defaults(pattern_estimator e) {
     return c;
 }
 
+pattern_kind pattern_key_kind(uint64_t key) {
+    return (key & 1) ? PATTERN_NGRAM : (key & 3) == 0 ? PATTERN_BAG : PATTERN_GENUS;
+}
+
 static const struct { int8_t nl, nr; } ngram_shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
                                                                      {2, 1}, {1, 2}, {3, 0}, {0, 3}};
 
@@ -73,7 +74,7 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
         for (int i = 0; i < ngram_shape[k].nr; i++) v[4 + i] = r[i];
         key[k] = hash_bytes(v, sizeof v) | 1;
         if (desc) {
-            desc[k] = (pattern_feature){.key = key[k], .nl = ngram_shape[k].nl, .nr = ngram_shape[k].nr};
+            desc[k] = (pattern_feature){.key = key[k], .kind = PATTERN_NGRAM, .nl = ngram_shape[k].nl, .nr = ngram_shape[k].nr};
             memcpy(desc[k].left, v + 1, sizeof desc[k].left);
             memcpy(desc[k].right, v + 4, sizeof desc[k].right);
         }
@@ -83,7 +84,7 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
             int32_t v[2] = {BAG_TYPE, side ? r[i] : l[i]};
             if (v[1] == PATTERN_OUTSIDE) continue;
             key[n] = hash_bytes(v, sizeof v) & ~3ULL;
-            if (desc) desc[n] = (pattern_feature){.key = key[n], .bag = 1, .word = v[1]};
+            if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_BAG, .word = v[1]};
             n++;
         }
     }
@@ -92,7 +93,7 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
         memcpy(v + 1, s->genus[i], sizeof s->genus[i]);
         key[n] = (hash_bytes(v, sizeof v) & ~3ULL) | 2;
         if (desc) {
-            desc[n] = (pattern_feature){.key = key[n], .genus = 1};
+            desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_GENUS};
             memcpy(desc[n].genus_word, s->genus[i], sizeof s->genus[i]);
         }
         n++;
@@ -334,8 +335,9 @@ static pattern_model *model_of_counts(const pattern_config *c, const pattern_cou
         int32_t g = model_id[f];
         if (g < 0) continue;
         int64_t nent = k->foff[f + 1] - k->foff[f];
+        pattern_kind kind = pattern_key_kind(k->key[f]);
         m->weight[g] = (float)((c->idf_power > 0 ? pow(log((double)k->E / (double)nent), c->idf_power) : 1.0) *
-                               (IS_BAG(k->key[f]) ? c->bag_weight : IS_GENUS(k->key[f]) ? c->genus_weight : 1.0));
+                               (kind == PATTERN_BAG ? c->bag_weight : kind == PATTERN_GENUS ? c->genus_weight : 1.0));
         for (int64_t q = k->foff[f]; q < k->foff[f + 1]; q++, p++) {
             m->list_ent[p] = k->ent[q];
             m->list_cnt[p] = (float)k->cnt[q];

@@ -80,12 +80,17 @@ typedef struct {
     int ngenus;                               /* how many: 0..GENUS_WORDS */
 } pattern_sample;
 
+/* The kinds of feature. A feature's key says which: odd = an n-gram pattern, 0 mod 4 = a bag
+ * word, 2 mod 4 = a genus word. */
+typedef enum { PATTERN_NGRAM, PATTERN_BAG, PATTERN_GENUS } pattern_kind;
+pattern_kind pattern_key_kind(uint64_t key);
+
 /* What each feature of a sample is made of, in the order the model counts them (n-gram
- * patterns first, then the bag words): its key as counted (pattern_counts.key) and its ids. */
+ * patterns first, then the bag words, then the genus words): its key as counted
+ * (pattern_counts.key), its kind and its ids. */
 typedef struct {
     uint64_t key;
-    int bag;                  /* 1: a word within `bag` positions of the mask (word) */
-    int genus;                /* 1: a head word of the mention's definition (genus_word) */
+    pattern_kind kind;        /* PATTERN_BAG: word; PATTERN_GENUS: genus_word */
     int nl, nr;               /* a pattern: nl ids before the mask, nr after it */
     int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
     int32_t word;
@@ -103,7 +108,7 @@ int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pa
  * feature-entity pairs), linear in the corpus. */
 typedef struct {
     int64_t E, F;      /* entities; features kept (seen with >= min_entities entities) */
-    uint64_t *key;     /* [F] the feature's hash key: decides subset membership; odd = n-gram, 0 mod 4 = bag word, 2 mod 4 = genus */
+    uint64_t *key;     /* [F] the feature's hash key: decides subset membership; its kind: pattern_key_kind */
     int64_t *foff;     /* [F + 1] feature f's postings are ent/cnt[foff[f] .. foff[f + 1]) */
     int32_t *ent;      /* entity rows, ascending within a feature */
     int32_t *cnt;      /* samples of that entity showing the feature (>= 1) */

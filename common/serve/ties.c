@@ -65,11 +65,11 @@ static void append_id(const samples *s, int32_t id, char *text, size_t *len) {
 static void feature_text(const samples *s, const pattern_feature *d, char *text) {
     size_t len = 0;
     text[0] = 0;
-    if (d->bag) {
+    if (d->kind == PATTERN_BAG) {
         append_id(s, d->word, text, &len);
         return;
     }
-    if (d->genus) {
+    if (d->kind == PATTERN_GENUS) {
         for (int i = 0; i < GENUS_PIECES && d->genus_word[i] >= 0; i++) append_id(s, d->genus_word[i], text, &len);
         return;
     }
@@ -150,8 +150,7 @@ void ties_rank(const pattern_model *m, const pattern_counts *k, int64_t e, const
     out->seed_count = xmalloc(sizeof(int64_t) * ((size_t)out->n * (size_t)nseeds + 1));
     for (int i = 0; i < out->n; i++) {
         tie *it = &out->items[i];
-        it->bag = (k->key[it->feature] & 3) == 0;
-        it->genus = (k->key[it->feature] & 3) == 2;
+        it->kind = pattern_key_kind(k->key[it->feature]);
         it->weight = pattern_model_feature_weight(m, it->feature);
         it->count = feature_count(k, it->feature, e);
         for (int s = 0; s < nseeds; s++) out->seed_count[(size_t)i * (size_t)nseeds + (size_t)s] = feature_count(k, it->feature, seeds[s]);

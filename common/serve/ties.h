@@ -35,9 +35,8 @@ void ties_free(ties *t);
 
 typedef struct {
     int64_t feature;      /* the feature's position in the index's counts */
-    int bag;              /* 1: a word near the mention */
-    int genus;            /* 1: a head word of the mention's definition (bag and genus 0: an
-                           * n-gram pattern around it) */
+    pattern_kind kind;    /* an n-gram pattern around the mention, a word near it (bag) or a
+                           * head word of its definition (genus) */
     char text[TIES_TEXT];
     double weight;        /* w_f */
     int64_t count;        /* samples of the entity showing it */

@@ -39,7 +39,7 @@
 
 static int kind_of(const pattern_feature *d) {
     static const int shape[4][4] = {{-1, 1, 4, 8}, {0, 2, 6, -1}, {3, 5, -1, -1}, {7, -1, -1, -1}};
-    return d->bag ? 9 : d->genus ? 10 : shape[d->nl][d->nr];
+    return d->kind == PATTERN_BAG ? 9 : d->kind == PATTERN_GENUS ? 10 : shape[d->nl][d->nr];
 }
 
 /* Writes a one-member patmodel of every feature of x with the weights w (NULL: unrefined). */
@@ -127,11 +127,11 @@ static void write_tsv(const char *out, const corpus_index *x, const pattern_feat
         const pattern_feature *d = &desc[f];
         fprintf(fp, "%lld\t%d\t%lld\t%.0f\t%.4f\t%.5f\t%.6g\t", (long long)f, kind_of(d),
                 (long long)(k->foff[f + 1] - k->foff[f]), tot, h, coh[f], w[f]);
-        if (d->bag) {
+        if (d->kind == PATTERN_BAG) {
             fprintf(fp, "%d\n", d->word);
             continue;
         }
-        if (d->genus) {
+        if (d->kind == PATTERN_GENUS) {
             for (int i = 0; i < GENUS_PIECES && d->genus_word[i] >= 0; i++) fprintf(fp, "%s%d", i ? " " : "is-a ", d->genus_word[i]);
             fprintf(fp, "\n");
             continue;

@@ -66,9 +66,8 @@ static void test_ties(void) {
     for (int i = 0; i < t.n; i++) {
         const tie *it = &t.items[i];
         uint64_t key = k.key[it->feature];
-        CHECK_EQ_INT(it->bag, (int)((key & 3) == 0));
-        CHECK_EQ_INT(it->genus, (int)((key & 3) == 2));
-        genus += it->genus;
+        CHECK_EQ_INT(it->kind, (key & 1) ? PATTERN_NGRAM : (key & 3) == 0 ? PATTERN_BAG : PATTERN_GENUS);
+        genus += it->kind == PATTERN_GENUS;
         CHECK(it->contribution > 0);
         if (i) CHECK(it->contribution <= t.items[i - 1].contribution);
         CHECK_EQ_INT(it->count, recount(s, S, &c, 2, key));
@@ -79,7 +78,7 @@ static void test_ties(void) {
             sharing += t.seed_count[i * 2 + q] > 0;
         }
         CHECK(sharing >= it->seeds_sharing && it->seeds_sharing >= 1);
-        CHECK_NEAR(it->weight, it->bag ? c.bag_weight : it->genus ? c.genus_weight : 1.0, 1e-9);
+        CHECK_NEAR(it->weight, it->kind == PATTERN_BAG ? c.bag_weight : it->kind == PATTERN_GENUS ? c.genus_weight : 1.0, 1e-9);
         CHECK_EQ_INT(it->text[0], 0); /* the text comes from ties_explain */
         sum += it->contribution;
     }
