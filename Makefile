@@ -97,9 +97,9 @@ clean:
 -include mk/*.mk
 
 # ---- the main job: the whole ProbExpan pipeline on the WordNet example dataset ----
-# Without BERT=: the from-scratch default, the pattern model (pattern-dists; README "Without a
-# pretrained BERT"), ~40 s. ENCODER=transformer: the paper's recipe on a small encoder trained
-# from scratch (~7–9 min on 2 cores, weak). BERT=/path/to/bert-base-uncased: the paper (F = 11).
+# Without BERT=: the from-scratch default, the pattern model (docs/method.md), ~40 s.
+# ENCODER=transformer: the paper's recipe on a small encoder trained from scratch (~7–9 min
+# on 2 cores, weak). BERT=/path/to/bert-base-uncased: the paper (F = 11).
 ## the example's run folder, and its pipeline variables for the pattern model, ENCODER=transformer and BERT=
 EXAMPLE_RUN      ?= runs/example
 EXAMPLE_SCHEDULE ?= K=3 TOPK=2 VOCAB_SIZE=8000

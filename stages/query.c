@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "base/sort.h"
 #include "catalog/catalog.h"
+#include "dataset/entitynames.h"
 #include "engine/engine.h"
 
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
@@ -128,7 +129,7 @@ static void write_ranked(const char *out, const char *index_path, const corpus_i
 /* Every query of a dataset (query/<class>.txt), each expanded and refined on its own. */
 static answer *run_dataset(const engine *g, engine_request q, const char *queries, int *n) {
     query_set qs;
-    dataset_read_queries(queries, &qs);
+    name_read_queries(queries, &qs);
     answer *a = xcalloc((size_t)qs.n + 1, sizeof *a);
     double *secs = xmalloc(sizeof(double) * (size_t)(qs.n + 1)), *cpu = xmalloc(sizeof(double) * (size_t)(qs.n + 1));
     progress pr;

@@ -17,16 +17,11 @@
 
 #include "format/artifact.h"
 #include "dataset/dataset.h"
+#include "dataset/sentences.h" /* corpus_mention */
 #include "text/wordpiece.h"
 
 #define CORPUS_KIND "corpus"
 #define CORPUS_SCHEMA 1
-
-typedef struct {
-    int64_t eid;
-    int32_t wp_start, wp_end;   /* wordpiece span [wp_start, wp_end) of the mention, never empty
-                                 * (the reader dies on an empty one) */
-} corpus_mention;
 
 typedef struct {
     int64_t sentences, mentions, words, wordpieces, unk;

@@ -22,7 +22,6 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
-#include "dataset/entitynames.h"
 
 #define READ_CHUNK (1u << 20)
 
@@ -533,37 +532,28 @@ static void query_line(void *vctx, const char *member, const char *where, int64_
     qs->q[qs->n++] = q;
 }
 
-/* Resolves the query lines of names against entity2id.txt and aliases.txt. */
-static void resolve_named(const char *dataset_path, query_ctx *c) {
-    entity_table t;
-    dataset_read_entities(dataset_path, &t);
-    name_index x;
-    name_index_init(&x, &t, NULL);
-    name_index_load_aliases(&x, dataset_path);
+/* Hands each query line of names to the caller's resolver, once every query has been read. */
+static void resolve_named(query_ctx *c, dataset_names_fn resolve, void *rctx) {
     for (int k = 0; k < c->nnamed; k++) {
         named_query *nq = &c->named[k];
         dataset_query *q = &c->qs->q[nq->query];
         char pos[40];
         snprintf(pos, sizeof pos, "line %lld", (long long)nq->lineno);
-        int64_t *rows = name_resolve_list(&x, nq->text, nq->where, pos, &q->nseeds);
-        q->seeds = xrealloc(q->seeds, sizeof *q->seeds * (size_t)(q->nseeds + 1));
-        for (int i = 0; i < q->nseeds; i++) q->seeds[i] = t.eid[rows[i]];
-        free(rows);
+        free(q->seeds);
+        q->seeds = resolve(rctx, nq->text, nq->where, pos, &q->nseeds);
         free(nq->text);
         free(nq->where);
     }
     free(c->named);
-    name_index_free(&x);
-    entity_table_free(&t);
 }
 
-void dataset_read_queries(const char *dataset_path, query_set *qs) {
+void dataset_read_queries(const char *dataset_path, query_set *qs, dataset_names_fn resolve, void *rctx) {
     memset(qs, 0, sizeof *qs);
     query_ctx c = {qs, 0, NULL, 0};
     if (read_lines(dataset_path, "query/", query_line, query_begin, &c) == 0)
         die_input(dataset_path, NULL, "no query/<class>.txt members in the dataset");
     if (qs->n == 0) die_input(dataset_path, "query/", "no queries");
-    if (c.nnamed) resolve_named(dataset_path, &c);
+    if (c.nnamed) resolve_named(&c, resolve, rctx);
 }
 
 void query_set_free(query_set *qs) {

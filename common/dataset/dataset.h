@@ -44,8 +44,9 @@ void entity_table_copy(entity_table *dst, const entity_table *src);
 void entity_table_row_map(const entity_table *t, intmap *row_of_eid);
 
 /* Queries: query/<class>.txt, one query per line: space-separated seed eids, or
- * names / aliases / eids separated by tabs (else commas), resolved against
- * entity2id.txt and aliases.txt (entitynames.h; unknown names exit 3);
+ * names / aliases / eids separated by tabs (else commas), which `resolve` turns into
+ * eids once every line has been read (name_read_queries in entitynames.h resolves them
+ * against entity2id.txt and aliases.txt; unknown names exit 3);
  * "EXIT" ends a file early. Ground truth: gt/<class>.txt, eid<TAB>name<TAB>label,
  * label >= 1 = member. Classes are sorted by name. */
 typedef struct {
@@ -57,7 +58,10 @@ typedef struct {
     int n;
     dataset_query *q;
 } query_set;
-void dataset_read_queries(const char *dataset_path, query_set *qs);
+/* Resolves one query line of names: returns its seeds as eids (malloc'd, room for *n + 1),
+ * or dies with exit 3 naming `where` and `pos` ("line 3"). */
+typedef int64_t *(*dataset_names_fn)(void *ctx, const char *line, const char *where, const char *pos, int *n);
+void dataset_read_queries(const char *dataset_path, query_set *qs, dataset_names_fn resolve, void *ctx);
 void query_set_free(query_set *qs);
 
 typedef struct {

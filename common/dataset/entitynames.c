@@ -280,3 +280,35 @@ int64_t name_index_load_aliases(name_index *x, const char *path) {
     name_index_each_alias(x, path, add_alias_entry, x);
     return x->nalias - before;
 }
+
+/* The dataset's names, indexed when the first line of names needs them. */
+typedef struct {
+    const char *dataset_path;
+    entity_table t;
+    name_index x;
+    int loaded;
+} query_names;
+
+static int64_t *resolve_query_line(void *ctx, const char *line, const char *where, const char *pos, int *n) {
+    query_names *qn = ctx;
+    if (!qn->loaded) {
+        dataset_read_entities(qn->dataset_path, &qn->t);
+        name_index_init(&qn->x, &qn->t, NULL);
+        name_index_load_aliases(&qn->x, qn->dataset_path);
+        qn->loaded = 1;
+    }
+    int64_t *rows = name_resolve_list(&qn->x, line, where, pos, n);
+    int64_t *eids = xmalloc(sizeof *eids * (size_t)(*n + 1));
+    for (int i = 0; i < *n; i++) eids[i] = qn->t.eid[rows[i]];
+    free(rows);
+    return eids;
+}
+
+void name_read_queries(const char *dataset_path, query_set *qs) {
+    query_names qn = {.dataset_path = dataset_path};
+    dataset_read_queries(dataset_path, qs, resolve_query_line, &qn);
+    if (qn.loaded) {
+        name_index_free(&qn.x);
+        entity_table_free(&qn.t);
+    }
+}

@@ -66,4 +66,8 @@ int64_t name_index_load_aliases(name_index *x, const char *path);
 typedef void (*name_alias_fn)(void *ctx, int64_t row, const char *alias);
 void name_index_each_alias(const name_index *x, const char *path, name_alias_fn fn, void *ctx);
 
+/* A dataset's query/ files (dataset_read_queries), their lines of names resolved against
+ * the dataset's entity2id.txt and aliases.txt. */
+void name_read_queries(const char *dataset_path, query_set *qs);
+
 #endif

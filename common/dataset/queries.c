@@ -108,7 +108,7 @@ void queries_add_seeds(query_list *ql, const char *class_name, const seed_input 
 
 static void load_dataset(query_list *ql, const char *path, const char *rows_path, const name_index *names) {
     query_set qs;
-    dataset_read_queries(path, &qs);
+    name_read_queries(path, &qs);
     /* entity2id.txt tells an unknown eid from one without a row */
     entity_table ent;
     dataset_read_entities(path, &ent);

@@ -22,9 +22,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "artifacts/corpus.h"
 #include "base/hashmap.h"
 #include "text/wordpiece.h"
+
+/* One entity mention of a tokenized sentence: the wordpiece span [wp_start, wp_end) of
+ * the sentence's ids, never empty (the corpus artifact stores them as they are, and its
+ * reader dies on an empty one: artifacts/corpus.h). */
+typedef struct {
+    int64_t eid;
+    int32_t wp_start, wp_end;
+} corpus_mention;
 
 typedef struct {
     const wp_vocab *vocab;      /* encode with this vocabulary; NULL = count words */

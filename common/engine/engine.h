@@ -57,12 +57,12 @@
  * ~29 negatives) are few: with the transductive value (0.01) the 50 AdamW steps of size lr
  * move every log-weight the sets touch by up to 50 x lr = 2.5 and the refined model falls
  * below the unrefined one; with 1 the decay (lr x wd x u per step) meets the steps at |u| ~ 1,
- * which keeps the refinement near the unrefined model (README "Inductive vs transductive"). */
+ * which keeps the refinement near the unrefined model (docs/results.md, "One seed set at a time"). */
 #define ENGINE_CL_WEIGHT_DECAY 1.0
 /* The refinement's steps once a person has accepted entities. E_pos is then the seeds and the
  * accepted entities only (~8 against ~14 with pseudo-positives), and 50 steps overfit them: in
- * some queries the refined models collapse onto another class (README "Feedback": 25 steps
- * raise the simulated user's round 1 on every random seed). */
+ * some queries the refined models collapse onto another class (docs/feedback.md; 25 steps
+ * raise the simulated user's round 1 on every random seed: dev/research/feedback-trials.md). */
 #define ENGINE_CL_ACCEPTED_STEPS 25
 
 typedef struct {

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/half.h"
 #include "base/outfile.h"
 #include "base/paths.h"
-#include "nn/tensor_ops.h"
 
 static const char *const dtype_names[] = {"F64", "F32", "F16", "BF16", "I64",
                                           "I32", "I16", "I8",  "U8",   "BOOL"};

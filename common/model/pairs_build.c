@@ -10,6 +10,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "dataset/dataset.h"
+#include "dataset/entitynames.h"
 
 static int64_t row_or_die(const samples *s, int64_t eid, const char *ranked_path, const char *cls,
                           int q, const char *what) {
@@ -51,7 +52,7 @@ static void fill_names(pairs_class *c, const samples *s) {
 static void build_sets(pairs_set *p, const pairs_build_opts *o, const expansion_set *es,
                        const samples *s) {
     query_set qs;
-    dataset_read_queries(o->queries, &qs);
+    name_read_queries(o->queries, &qs);
     if (qs.n == 0) die_input(o->queries, "query/", "no queries: expected query/<class>.txt files");
     p->c = xcalloc((size_t)qs.n + 1, sizeof *p->c);
     int used = 0;

@@ -61,7 +61,8 @@ typedef struct {
     uint64_t seed;           /* of the feature subset */
 } pattern_config;
 
-/* The measured defaults of an estimator (README "Without a pretrained BERT"). */
+/* The measured defaults of an estimator (docs/results.md; the grids:
+ * dev/research/pattern-model-trials.md). */
 pattern_config pattern_config_defaults(pattern_estimator e);
 /* The --bag-weight and --genus-weight options of a stage that counts features into config c
  * (cli_option entries; the table needs base/cli.h). */

@@ -14,9 +14,9 @@
 #include "catalog/catalog.h"
 #include "base/cluster.h"
 #include "base/error.h"
+#include "base/half.h"
 #include "base/log.h"
 #include "base/sha256.h"
-#include "nn/tensor_ops.h"
 
 #define CHUNK_BYTES (1u << 30)       /* data bin32 objects of at most 1 GiB */
 #define BUILD_TOKENS 8192            /* tokens per prefix forward while building */

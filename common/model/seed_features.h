@@ -36,7 +36,7 @@ typedef struct {
     double share_fraction; /* in [0, 1]: share of the set that must hold a selected feature */
 } seedfeat_opts;
 
-/* The measured defaults (README "Inductive vs transductive"). */
+/* The measured defaults (docs/results.md, "One seed set at a time"). */
 seedfeat_opts seedfeat_defaults(void);
 
 /* An entity set: its rows (duplicates count once per occurrence). */

@@ -40,14 +40,4 @@ void log_softmax_backward(float *dz, const float *dy, const float *y, int n, int
 /* In place softmax of one vector of length C (max-subtracted). */
 void softmax_inplace(float *x, int C);
 
-/* Half-precision storage conversions (round to nearest even; NaN/Inf kept). */
-uint16_t f32_to_f16(float f);
-float f16_to_f32(uint16_t h);
-uint16_t f32_to_bf16(float f);
-float bf16_to_f32(uint16_t h);
-void f32_to_f16_n(uint16_t *dst, const float *src, size_t n);
-void f16_to_f32_n(float *dst, const uint16_t *src, size_t n);
-void f32_to_bf16_n(uint16_t *dst, const float *src, size_t n);
-void bf16_to_f32_n(float *dst, const uint16_t *src, size_t n);
-
 #endif

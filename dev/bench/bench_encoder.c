@@ -27,8 +27,8 @@
 #include "base/sort.h"
 #include "nn/mep_loss.h"
 #include "nn/projection_head.h"
+#include "base/half.h"
 #include "base/rng.h"
-#include "nn/tensor_ops.h"
 
 #define V_E 10000
 

@@ -1,8 +1,8 @@
 /* context_encoder (research code, not part of the library): a shallow,
  * fastText-style encoder of a masked sample, measured as a from-scratch alternative to
- * BERT and superseded by the pattern model (common/model/pattern_model.h; README "From
- * scratch"). It produces the same [B, H] "hidden at [MASK]" that bert_forward_train
- * does, so the entity head, the loss, AdamW and checkpoints work unchanged.
+ * BERT and superseded by the pattern model (common/model/pattern_model.h; docs/results.md,
+ * dev/research/pattern-model-trials.md). It produces the same [B, H] "hidden at [MASK]" that
+ * bert_forward_train does, so the entity head, the loss, AdamW and checkpoints work unchanged.
  *
  * A sample is its wordpiece ids with one [MASK] at mask_pos. Its features are rows
  * of one embedding table E [rows, H]:

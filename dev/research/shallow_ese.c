@@ -26,6 +26,7 @@
 #include "base/cli.h"
 #include "context_encoder.h"
 #include "dataset/dataset.h"
+#include "dataset/entitynames.h"
 #include "nn/entity_head.h"
 #include "base/error.h"
 #include "base/hashmap.h"
@@ -893,7 +894,7 @@ int main(int argc, char **argv) {
     rows_t r;
     rows_build(&r, &c);
     bench b;
-    dataset_read_queries(data, &b.qs);
+    name_read_queries(data, &b.qs);
     dataset_read_gt(data, &b.gs);
     log_info("%lld sentences, %lld tokens, %lld words, %lld mentions, %lld entity rows, %.1f s", (long long)c.nsent,
              (long long)c.ntok, (long long)c.nwords, (long long)c.nment, (long long)r.E, now_seconds() - t0);

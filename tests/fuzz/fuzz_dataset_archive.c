@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dataset/dataset.h"
+#include "dataset/entitynames.h"
 #include "fuzz.h"
 
 static void count_line(void *ctx, const char *member, const char *where, int64_t lineno, char *line, size_t len) {
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&gs, 0, sizeof gs);
     lines = 0;
     FUZZ_OPEN(dataset_read_entities(path, &t));
-    FUZZ_OPEN(dataset_read_queries(path, &qs));
+    FUZZ_OPEN(name_read_queries(path, &qs));
     FUZZ_OPEN(dataset_read_gt(path, &gs));
     FUZZ_OPEN(dataset_read_lines(path, "sentences.json", count_line, &lines));
     entity_table_free(&t); /* partial ones too */

@@ -1,4 +1,4 @@
-# Reliability guarantees (README "Reliability"): hostile artifacts are rejected
+# Reliability guarantees (docs/reliability.md): hostile artifacts are rejected
 # with exit 3 instead of crashing; outputs never replace inputs, the catalog,
 # non-regular files or folders the program did not write; several outputs are
 # committed together or not at all; non-regular inputs never hang a reader.

@@ -10,6 +10,7 @@
 #include "archive_fixture.h"
 #include "check.h"
 #include "dataset/dataset.h"
+#include "dataset/entitynames.h"
 #include "base/error.h"
 
 static char tmp[256];
@@ -95,7 +96,7 @@ static void check_small(const char *path) {
     }
     entity_table_free(&t);
     query_set qs;
-    dataset_read_queries(path, &qs);
+    name_read_queries(path, &qs);
     CHECK_EQ_INT(qs.n, 3); /* cities (1), then states (2, EXIT stops the rest) */
     if (qs.n == 3) {
         CHECK_STR(qs.q[0].class_name, "cities");
@@ -195,7 +196,7 @@ static int in_child(void (*fn)(const char *), const char *arg, char *err, size_t
 
 static void read_entities_fn(const char *p) { entity_table t; dataset_read_entities(p, &t); }
 static void read_gt_fn(const char *p) { gt_set g; dataset_read_gt(p, &g); }
-static void read_queries_fn(const char *p) { query_set q; dataset_read_queries(p, &q); }
+static void read_queries_fn(const char *p) { query_set q; name_read_queries(p, &q); }
 static void noop_line(void *c, const char *m, const char *w, int64_t l, char *s, size_t n) {
     (void)c, (void)m, (void)w, (void)l, (void)s, (void)n;
 }
@@ -272,7 +273,7 @@ static void test_named_queries(void) {
     write_file("named/query/states.txt", "10 11\n buckeye state , texas\nSmith, John\tZurich\t11\n");
     write_file("named/query/cities.txt", "12 7\n");
     query_set qs;
-    dataset_read_queries(tp("named"), &qs);
+    name_read_queries(tp("named"), &qs);
     CHECK(qs.n == 4);
     CHECK(!strcmp(qs.q[2].class_name, "states") && qs.q[2].nseeds == 2 && qs.q[2].seeds[0] == 10 && qs.q[2].seeds[1] == 11);
     CHECK(qs.q[3].nseeds == 3 && qs.q[3].seeds[0] == 12 && qs.q[3].seeds[1] == 7 && qs.q[3].seeds[2] == 11);
@@ -328,7 +329,7 @@ static void test_mini(void) {
     CHECK_EQ_INT(t.eid[1842], 1842);
     entity_table_free(&t);
     query_set qs;
-    dataset_read_queries(p, &qs);
+    name_read_queries(p, &qs);
     CHECK_EQ_INT(qs.n, 20);
     int nclass = 0;
     for (int i = 0; i < qs.n; i++) {

@@ -11,7 +11,7 @@
 #include "nn/entity_head.h"
 #include "base/error.h"
 #include "format/safetensors.h"
-#include "nn/tensor_ops.h"
+#include "base/half.h"
 
 static char tmpdir[256];
 
