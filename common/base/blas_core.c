@@ -112,12 +112,14 @@ const char *blas_core_origin(void) {
     return reexec_failed ? "OpenBLAS (re-exec failed)" : "OpenBLAS";
 }
 
-void blas_core_log(void) {
+const char *blas_core_summary(void) {
+    static char buf[160];
     blas_cpu cpu = blas_cpu_detect();
     const char *want = blas_core_for(&cpu), *used = blas_core_name();
-    if (want && strcasecmp(want, used))
-        log_info("BLAS: OpenBLAS core %s (%s; CPU level %s, whose best core is %s)", used, blas_core_origin(),
-                 blas_cpu_level(&cpu), want);
-    else
-        log_info("BLAS: OpenBLAS core %s (%s; CPU level %s)", used, blas_core_origin(), blas_cpu_level(&cpu));
+    int n = snprintf(buf, sizeof buf, "%s (%s; CPU level %s", used, blas_core_origin(), blas_cpu_level(&cpu));
+    if (want && strcasecmp(want, used)) snprintf(buf + n, sizeof buf - (size_t)n, ", whose best core is %s)", want);
+    else snprintf(buf + n, sizeof buf - (size_t)n, ")");
+    return buf;
 }
+
+void blas_core_log(void) { log_info("BLAS: OpenBLAS core %s", blas_core_summary()); }

@@ -44,7 +44,10 @@ const char *blas_core_name(void);
  * the environment's variable), "OpenBLAS" (the library's detection, the same as cpuid's
  * choice or no better one known), "OpenBLAS (re-exec failed)". */
 const char *blas_core_origin(void);
-/* One log line "BLAS: OpenBLAS core Zen (OpenBLAS, CPU level AVX2)" on stderr (log_info). */
+/* "Zen (OpenBLAS; CPU level AVX2)": the core, its origin, the CPU's level and, when the core
+ * is not the one chosen for that level, ", whose best core is Cooperlake" (a static buffer). */
+const char *blas_core_summary(void);
+/* The line "BLAS: OpenBLAS core " + blas_core_summary() on stderr (log_info). */
 void blas_core_log(void);
 
 #endif
