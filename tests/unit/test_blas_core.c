@@ -9,8 +9,9 @@
 
 #include "check.h"
 
-/* Runs this program (`self`) with `args` and OPENBLAS_CORETYPE set to `coretype` (NULL:
- * unset); its first stdout line goes to out. Returns 1 when it exited 0. */
+/* In a child with OPENBLAS_CORETYPE set to `coretype` (NULL: unset): mode "--report" execs this
+ * program (`self`) in its report mode; "--reexec-prescott" calls blas_core_reexec("Prescott")
+ * with the report mode's argv. The report's line goes to out. Returns 1 when it exited 0. */
 static const char *self;
 static int run_child(const char *coretype, const char *mode, char out[128]) {
     int fd[2];
@@ -24,7 +25,7 @@ static int run_child(const char *coretype, const char *mode, char out[128]) {
         if (coretype) setenv("OPENBLAS_CORETYPE", coretype, 1);
         else unsetenv("OPENBLAS_CORETYPE");
         char *argv[] = {(char *)self, (char *)mode, NULL};
-        if (!strcmp(mode, "--reexec-sandybridge")) blas_core_reexec("Sandybridge", (char *[]){(char *)self, "--report", NULL});
+        if (!strcmp(mode, "--reexec-prescott")) blas_core_reexec("Prescott", (char *[]){(char *)self, "--report", NULL});
         else execv(self, argv);
         _exit(127);
     }
@@ -94,8 +95,8 @@ static void test_detect_matches_cpuinfo(void) {
  * and the origin says the choice was this module's. */
 static void test_reexec_takes_effect(void) {
     char out[128];
-    CHECK(run_child(NULL, "--reexec-sandybridge", out));
-    CHECK_STR(out, "Sandybridge cpuid");
+    CHECK(run_child(NULL, "--reexec-prescott", out));
+    CHECK_STR(out, "Prescott cpuid");
 }
 
 static void test_user_variable_kept(void) {
