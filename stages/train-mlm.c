@@ -15,6 +15,7 @@
  * result within float rounding; checkpoints resume under any rank count. */
 #include <stdio.h>
 
+#include "base/blas_core.h"
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "base/cluster.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
     if (!o.out) die_usage("--out is required");
     cluster_init(&argc, &argv);
     if (cluster_rank() == 0) catalog_begin(o.out); /* one catalog record for the whole job */
+    if (cluster_rank() == 0) blas_core_log();
     trainer t;
     trainer_open(&t, &o);
     trainer_start(&t);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/blas_core.h"
 #include "base/error.h"
 #include "base/paths.h"
 
@@ -179,6 +180,7 @@ static void declare_paths(const cli_option *opts, char **positional, int npos) {
 }
 
 int cli_parse(const cli_spec *spec, int argc, char **argv) {
+    blas_core_select(argv); /* may re-execute the program: before anything else happens */
     error_catch_signals();
     pe_progname = spec->name;
     parsed_spec = spec;

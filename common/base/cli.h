@@ -50,7 +50,9 @@ extern const char *cli_catalog;  /* NULL = default beside the output */
  * permuted so positionals come last). Handles --help (exit 0) and errors (exit 2),
  * among them more positional arguments than spec->max_args. Positional arguments
  * are input paths ("LABEL=PATH": PATH when the whole is no file); with the path
- * options they go through paths_check(). Also sets the OpenBLAS thread count.
+ * options they go through paths_check(). Also sets the OpenBLAS thread count. Called with
+ * main's own argv: first of all it may re-execute the program with the best OpenBLAS core
+ * for the CPU (base/blas_core.h).
  * Records argv for the catalog. */
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 

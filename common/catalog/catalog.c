@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/blas_core.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -94,6 +95,7 @@ void catalog_begin(const char *default_dir) {
     static const artifact_hooks hooks = {catalog_known_sha256, catalog_add_output};
     artifact_set_hooks(&hooks);
     cli_each_value(param_option, NULL);
+    catalog_param("blas_core", blas_core_name()); /* the OpenBLAS kernels the run computed with */
     run.active = 1;
     run.default_dir = xstrdup(default_dir ? default_dir : ".");
     char *db = catalog_path_in(run.default_dir); /* where the catalog goes unless outputs say otherwise */

@@ -10,7 +10,8 @@
 #ifndef PROBEXPAN_CATALOG_H
 #define PROBEXPAN_CATALOG_H
 
-/* Starts the run record with the program's options as its params (cli_each_value);
+/* Starts the run record with the program's options as its params (cli_each_value) and the
+ * OpenBLAS core in use (param blas_core, base/blas_core.h);
  * default_dir is where catalog.sqlite goes when no output gets committed (NULL =
  * current directory). Registers an exit hook. */
 void catalog_begin(const char *default_dir);

@@ -8,17 +8,24 @@
  * computed; for BERT-base also "infer-cached": from the frozen-prefix cache, as the
  * pipeline can do after train-mlm built it). Beside each: achieved GFLOP/s (matrix products and attention; backward counted
  * as 2× forward) and the fraction of the machine's sgemm peak measured in the same run.
- * Batches are packed (no padding). Prints a table and one JSON line per figure, and the
- * PyTorch figures of ../shared/peer/torch-cpu.jsonl when present. */
+ * Batches are packed (no padding). Prints the OpenBLAS core in use (base/blas_core.h), a table
+ * and one JSON line per figure; samples/s is the median step's rate, per_cpu_s the samples per
+ * second of the process's CPU time (on a loaded machine closer to what an idle one gives).
+ * Beside each, PyTorch's figure: with --torch PYTHON measured in this run by
+ * dev/bench/bench_encoder_torch.py with the same OpenBLAS core (and once more with the
+ * library's own detection when this program's core was chosen by a re-exec), else the stored
+ * figures of --peer (../shared/peer/torch-cpu.jsonl). */
 #include <cblas.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nn/adamw.h"
 #include "nn/bert.h"
+#include "base/blas_core.h"
 #include "base/cli.h"
 #include "nn/entity_head.h"
 #include "base/error.h"
@@ -93,7 +100,14 @@ static void random_batch(bert_batch *b, int B, rng_t *r, const bert_config *c) {
 
 typedef struct {
     double samples_per_s, gflops, mean_len;
+    double samples_per_cpu_s; /* per second of the process's CPU time: less sensitive to other load */
 } result;
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 /* Prefix caches: for F>0 the output of the frozen part per batch, as bf16. */
 typedef struct {
@@ -199,7 +213,7 @@ static result timeit(bench_model *bm, bench_batch *bbs, step_fn fn, int per_step
     fn(bm, &bbs[0]); /* warm-up */
     double *rates = xmalloc(100000 * sizeof(double));
     int n = 0;
-    double t_all = 0, fl_all = 0, len = 0;
+    double t_all = 0, fl_all = 0, len = 0, cpu0 = cpu_seconds();
     long samples = 0, tokens = 0;
     while ((t_all < seconds || n < 3) && n < 100000) {
         bench_batch *bb = &bbs[n % NBATCH];
@@ -214,7 +228,7 @@ static result timeit(bench_model *bm, bench_batch *bbs, step_fn fn, int per_step
     }
     qsort(rates, (size_t)n, sizeof(double), cmp_double);
     len = (double)tokens / (double)samples; /* real tokens per sample (view 1 for cl) */
-    result r = {rates[n / 2], fl_all / t_all / 1e9, len};
+    result r = {rates[n / 2], fl_all / t_all / 1e9, len, (double)samples / (cpu_seconds() - cpu0)};
     free(rates);
     return r;
 }
@@ -278,17 +292,40 @@ static void release(bench_model *bm, bench_batch *bbs) {
     bert_free(&bm->m);
 }
 
-/* samples/s of the PyTorch peer for (config, task, batch), or 0. */
-static double peer_rate(json_t *peer, const char *config, const char *task, int batch) {
+/* The PyTorch peer's `field` (samples_per_s, samples_per_cpu_s) for (config, task, batch), or 0. */
+static double peer_value(json_t *peer, const char *config, const char *task, int batch, const char *field) {
     size_t i;
     json_t *row;
     json_array_foreach(peer, i, row) {
         if (!strcmp(json_string_value(json_object_get(row, "config")), config) &&
             !strcmp(json_string_value(json_object_get(row, "task")), task) &&
             json_integer_value(json_object_get(row, "batch")) == batch)
-            return json_number_value(json_object_get(row, "samples_per_s"));
+            return json_number_value(json_object_get(row, field));
     }
     return 0;
+}
+
+/* Runs the PyTorch side (dev/bench/bench_encoder_torch.py) for one config and task; its JSON
+ * line, or NULL. core: the OPENBLAS_CORETYPE it runs with (NULL: the variable unset, the
+ * library's own detection). */
+static json_t *torch_measure(const char *python, const char *script, const char *core, const char *config,
+                             const char *task, int threads, double seconds) {
+    char *env = core ? xasprintf("OPENBLAS_CORETYPE=%s", core) : xstrdup("env -u OPENBLAS_CORETYPE -u PROBEXPAN_BLAS_CORE");
+    char *cmd = xasprintf("%s OPENBLAS_NUM_THREADS=%d %s %s --config %s --task %s --threads %d --seconds %g", env, threads,
+                          python, script, config, task, threads, seconds);
+    free(env);
+    FILE *p = popen(cmd, "r");
+    json_t *row = NULL;
+    char line[4096];
+    while (p && fgets(line, sizeof line, p))
+        if (!row) row = json_loads(line, 0, NULL);
+    if (!p || pclose(p) != 0 || !row) {
+        log_warn("PyTorch run failed: %s", cmd);
+        json_decref(row);
+        row = NULL;
+    }
+    free(cmd);
+    return row;
 }
 
 static json_t *load_peer(const char *path) {
@@ -307,11 +344,14 @@ static json_t *load_peer(const char *path) {
 int main(int argc, char **argv) {
     double seconds = 10;
     const char *only = "all", *only_task = "all", *peer_path = "../shared/peer/torch-cpu.jsonl";
+    const char *torch_python = NULL, *torch_script = "dev/bench/bench_encoder_torch.py";
     const cli_option opts[] = {
         {"seconds", OPT_DOUBLE, &seconds, "S", "timed seconds per figure (after a warm-up step)", 0.1, 3600},
         {"config", OPT_STRING, &only, "NAME", "small, bert-base or all", 0, 0},
         {"task", OPT_STRING, &only_task, "NAME", "mep, cl, infer or all", 0, 0},
-        {"peer", OPT_STRING, &peer_path, "FILE", "PyTorch reference figures (JSON lines)", 0, 0},
+        {"peer", OPT_STRING, &peer_path, "FILE", "stored PyTorch figures (JSON lines), used without --torch", 0, 0},
+        {"torch", OPT_STRING, &torch_python, "PYTHON", "measure PyTorch in this run: a python3 with torch", 0, 0},
+        {"torch-script", OPT_STRING, &torch_script, "FILE", "the PyTorch side of the benchmark", 0, 0},
         {0}};
     const cli_spec spec = {"bench-encoder", "throughput of the encoder core against PyTorch",
                            "[options]", "make bench-encoder", "train-mlm, train-cl, infer", opts, 0};
@@ -320,11 +360,13 @@ int main(int argc, char **argv) {
     double peak = sgemm_gflops(1536, 768, 768, 10);
     double peak2 = sgemm_gflops(2048, 2048, 2048, 3);
     if (peak2 > peak) peak = peak2;
-    json_t *peer = load_peer(peer_path);
-    printf("# threads %d, OpenBLAS %s (core %s), sgemm peak %.1f GFLOP/s\n", threads,
-           openblas_get_config(), openblas_get_corename(), peak);
-    printf("%-10s %-12s %5s %10s %10s %8s %7s %10s %8s\n", "config", "task", "batch", "samples/s",
-           "GFLOP/s", "of_peak", "F", "torch/s", "speedup");
+    json_t *peer = torch_python ? json_array() : load_peer(peer_path), *peer_default = json_array();
+    /* PyTorch with the library's own core as well, when that is not the one used here */
+    int torch_default_differs = torch_python && !strcmp(blas_core_origin(), "cpuid");
+    printf("# threads %d, %s, core %s, sgemm peak %.1f GFLOP/s\n", threads, openblas_get_config(),
+           blas_core_summary(), peak);
+    printf("%-10s %-12s %5s %10s %10s %10s %8s %7s %10s %8s %8s\n", "config", "task", "batch", "samples/s",
+           "per_cpu_s", "GFLOP/s", "of_peak", "F", "torch/s", "speedup", "per_cpu");
     shape shapes[2] = {{"small", 4, 256, 4, 1024, 0}, {"bert-base", 12, 768, 12, 3072, 11}};
     for (int si = 0; si < 2; si++) {
         const shape *s = &shapes[si];
@@ -334,31 +376,49 @@ int main(int argc, char **argv) {
             {"infer", 32, infer_step, 0}, {"infer-cached", 128, infer_cached_step, 1}};
         for (int ti = 0; ti < 5; ti++) {
             if (ti == 4 && s->frozen == 0) continue;
-            double peer_r = peer_rate(peer, s->name, ti == 4 ? "infer" : tasks[ti].task, tasks[ti].batch);
-            if ((ti == 3 && peer_r == 0) || (strcmp(only_task, "all") && strncmp(only_task, tasks[ti].task, strlen(only_task))))
-                continue;
+            const char *peer_task = ti == 4 ? "infer" : tasks[ti].task;
+            if (strcmp(only_task, "all") && strncmp(only_task, tasks[ti].task, strlen(only_task))) continue;
+            if (torch_python && ti != 3 && !peer_value(peer, s->name, peer_task, tasks[ti].batch, "samples_per_s")) {
+                json_t *row = torch_measure(torch_python, torch_script, blas_core_name(), s->name, peer_task, threads, seconds);
+                if (row) json_array_append_new(peer, row);
+                if (torch_default_differs &&
+                    (row = torch_measure(torch_python, torch_script, NULL, s->name, peer_task, threads, seconds)))
+                    json_array_append_new(peer_default, row);
+            }
+            double peer_r = peer_value(peer, s->name, peer_task, tasks[ti].batch, "samples_per_s");
+            double peer_cpu_r = peer_value(peer, s->name, peer_task, tasks[ti].batch, "samples_per_cpu_s");
+            if (ti == 3 && peer_r == 0) continue;
             rng_t r;
             rng_seed(&r, 1234 + si);
             bench_model bm;
             bench_batch bbs[NBATCH];
             prepare(&bm, bbs, s, tasks[ti].batch, &r, tasks[ti].cache);
             result res = timeit(&bm, bbs, tasks[ti].fn, tasks[ti].batch, seconds);
-            printf("%-10s %-12s %5d %10.2f %10.1f %7.0f%% %7d %10.2f %7.2fx\n", s->name,
-                   tasks[ti].task, tasks[ti].batch, res.samples_per_s, res.gflops,
+            printf("%-10s %-12s %5d %10.2f %10.2f %10.1f %7.0f%% %7d %10.2f %7.2fx %7.2fx\n", s->name,
+                   tasks[ti].task, tasks[ti].batch, res.samples_per_s, res.samples_per_cpu_s, res.gflops,
                    100 * res.gflops / peak, s->frozen, peer_r,
-                   peer_r > 0 ? res.samples_per_s / peer_r : 0);
+                   peer_r > 0 ? res.samples_per_s / peer_r : 0,
+                   peer_cpu_r > 0 ? res.samples_per_cpu_s / peer_cpu_r : 0);
             fprintf(stderr,
                     "{\"config\": \"%s\", \"task\": \"%s\", \"batch\": %d, \"samples_per_s\": %.3f, "
+                    "\"samples_per_cpu_s\": %.3f, \"blas_core\": \"%s\", "
                     "\"gflops\": %.2f, \"sgemm_peak_gflops\": %.2f, \"threads\": %d, \"frozen_layers\": %d, "
                     "\"num_entities\": %d, \"mean_real_len\": %.2f, \"padding\": 0, \"prefix_cache\": \"%s\", "
-                    "\"torch_samples_per_s\": %.3f}\n",
-                    s->name, tasks[ti].task, tasks[ti].batch, res.samples_per_s, res.gflops, peak,
+                    "\"torch_samples_per_s\": %.3f, \"torch\": \"%s\"}\n",
+                    s->name, tasks[ti].task, tasks[ti].batch, res.samples_per_s, res.samples_per_cpu_s,
+                    blas_core_name(), res.gflops, peak,
                     threads, s->frozen, V_E, res.mean_len,
-                    tasks[ti].cache && s->frozen ? "bf16" : "none", peer_r);
+                    tasks[ti].cache && s->frozen ? "bf16" : "none", peer_r,
+                    torch_python ? "measured in this run, same core" : "stored");
+            double default_r = peer_value(peer_default, s->name, peer_task, tasks[ti].batch, "samples_per_s");
+            if (default_r > 0)
+                printf("%-10s %-12s %5d   PyTorch with OpenBLAS's own core (variable unset): %.2f samples/s, speedup %.2fx\n",
+                       s->name, tasks[ti].task, tasks[ti].batch, default_r, res.samples_per_s / default_r);
             fflush(stdout);
             release(&bm, bbs);
         }
     }
     json_decref(peer);
+    json_decref(peer_default);
     return 0;
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/blas_core.h"
+
 static int check_failures_, check_skipped_, check_any_failed_;
 static char check_skip_reason_[256];
 static const char *check_prog_ = "test";
@@ -63,7 +65,10 @@ static inline int check_dies_run_(void (*fn)(void *), void *arg, int code, const
     check_failures_++; fprintf(stderr, "  %s:%d: %s(%s) did not die with %d / \"%s\"\n", \
     __FILE__, __LINE__, #fn, #arg, (code), (needle)); } } while (0)
 
-#define TEST_MAIN_BEGIN(name) int main(void) { check_prog_ = name;
+/* A test program computes with the OpenBLAS core the programs would use (base/blas_core.h):
+ * the one chosen for this CPU, or $OPENBLAS_CORETYPE's. */
+#define TEST_MAIN_BEGIN(name) int main(int argc, char **argv) { (void)argc; blas_core_select(argv); \
+    check_prog_ = name;
 #define TEST_MAIN_END return check_any_failed_; }
 
 /* Path of ../shared relative to the repository root, or NULL when absent. */
