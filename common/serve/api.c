@@ -148,6 +148,30 @@ static int resolve_refs(const lexicon *x, const entity_ref *list, int n, const c
     return 0;
 }
 
+/* GET /api/resolve?name=..: the entity a typed name means, resolved as the seeds of an
+ * expansion are (lexicon_resolve); when it names none or several, entity null and the
+ * closest names, or the entities it names, as suggestions. A question, not an error: 200. */
+void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {"name", NULL};
+    char err[REQUEST_ERR];
+    int rc = request_params_check(p, n, allowed, err, sizeof err);
+    const char *name = request_param_get(p, n, "name");
+    if (!rc && (!name || !name[0])) rc = 400, snprintf(err, sizeof err, "name: missing");
+    if (!rc && strlen(name) > REQUEST_MAX_NAME) rc = 400, snprintf(err, sizeof err, "name: longer than %d bytes", REQUEST_MAX_NAME);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t close[SUGGESTIONS];
+    int nclose = 0;
+    int64_t row = lexicon_resolve(c->lex, name, close, SUGGESTIONS, &nclose);
+    json_t *root = json_object(), *s = json_array();
+    if (row < 0)
+        for (int k = 0; k < nclose; k++) json_array_append_new(s, entity_brief(c->lex, close[k]));
+    json_object_set_new(root, "name", json_string(name));
+    json_object_set_new(root, "entity", row >= 0 ? entity_full(c->lex, row) : json_null());
+    json_object_set_new(root, "ambiguous", json_boolean(row == -2));
+    json_object_set_new(root, "suggestions", s);
+    respond_json(r, 200, root);
+}
+
 static int contains(const int64_t *rows, int n, int64_t row) {
     for (int i = 0; i < n; i++)
         if (rows[i] == row) return 1;

@@ -4,6 +4,9 @@
  *
  *   GET  /api/info                             entities, variants (api_info)
  *   GET  /api/entities?prefix=oh&limit=20      autocomplete (api_entities)
+ *   GET  /api/resolve?name=C                   a typed name -> its entity, as `query` resolves
+ *                                              seeds; when unknown or ambiguous, none and the
+ *                                              closest names (api_resolve)
  *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
  *   GET  /api/entity/{eid}/contexts?limit=5&seed=..   example sentences, and the context
  *                                              features tying the entity to the seeds (api_contexts)
@@ -103,5 +106,6 @@ void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *
 void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);
 void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_classes(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r);
 
 #endif
