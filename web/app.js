@@ -86,6 +86,7 @@ function closeSuggestions() {
 function showSuggestions(list) {
   const ul = $('suggestions');
   const chosen = new Set(allChosen().map(key));
+  const was = active >= 0 && suggestions[active] ? suggestions[active].eid : null;
   suggestions = list.filter((e) => !chosen.has(e.eid));
   ul.textContent = '';
   suggestions.forEach((e, i) => {
@@ -98,7 +99,9 @@ function showSuggestions(list) {
     li.addEventListener('mousedown', (ev) => { ev.preventDefault(); pick(i); });
     ul.append(li);
   });
-  active = -1; // Enter picks a suggestion only once the arrows chose it; else the typed name
+  // Enter picks a suggestion only once the arrows chose it (kept when a later answer still
+  // lists it), else the typed name
+  active = suggestions.findIndex((e) => e.eid === was);
   markActive();
   ul.hidden = suggestions.length === 0;
   $('seed-input').setAttribute('aria-expanded', String(!ul.hidden));
@@ -250,8 +253,17 @@ async function run() {
 
 // ---- the ranked list (one fragment per result; rows are cheap, no per-row listeners) ----
 const figFormat = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v));
-const figLabel = { order: 'order', kl_rank: 'KL rank', kl_score: 'KL', search_score: 'search' };
-const figShort = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : String(v));
+const ordinal = (n) => `${n}${(n % 100 >= 11 && n % 100 <= 13) ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
+// A row's reason in plain words: the set's heads its definitions share, when it was found by
+// the search from the seeds, how close its distribution is to theirs (the raw figures: on hover
+// and in the exports).
+function reason(e) {
+  const parts = [];
+  if (e.heads && e.heads.length) parts.push(`is a ${e.heads[0]}`); // the set's best head it holds
+  if (Number.isInteger(e.order)) parts.push(`found ${ordinal(e.order)}`);
+  if (Number.isInteger(e.kl_rank)) parts.push(`${ordinal(e.kl_rank)} closest`);
+  return parts.join(' · ');
+}
 function renderList() {
   const t0 = performance.now();
   const ol = $('list');
@@ -281,7 +293,7 @@ function renderList() {
     bar.style.width = `${Math.max(2, (100 * (e.score || 0)) / max).toFixed(1)}%`;
     const score = el('span', 'c-score');
     score.append(bar, el('span', 'num', figFormat(e.score)));
-    const figs = el('span', 'c-fig', result.figures.map((f) => `${figLabel[f] || f} ${figShort(e[f])}`).join(' · '));
+    const figs = el('span', 'c-fig', reason(e));
     figs.title = result.figures.map((f) => `${f} ${figFormat(e[f])}`).join('\n');
     li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
               el('span', 'c-ment', String(e.mentions)));

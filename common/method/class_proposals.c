@@ -36,37 +36,6 @@ static int shared_members(const class_proposal *p, const class_proposal *q) {
     return n;
 }
 
-/* The word features (bag words) of every entity: entity-major postings of counts k. */
-typedef struct {
-    int64_t *off; /* [E + 1] */
-    int64_t *feat;
-    int64_t *entities; /* [F] entities holding feature f (0 for other kinds) */
-} word_postings;
-
-static void word_postings_build(word_postings *w, const pattern_counts *k) {
-    w->off = xcalloc((size_t)k->E + 1, sizeof(int64_t));
-    w->entities = xcalloc((size_t)k->F + 1, sizeof(int64_t));
-    for (int64_t f = 0; f < k->F; f++) {
-        if (pattern_key_kind(k->key[f]) != PATTERN_BAG) continue;
-        w->entities[f] = k->foff[f + 1] - k->foff[f];
-        for (int64_t p = k->foff[f]; p < k->foff[f + 1]; p++) w->off[k->ent[p] + 1]++;
-    }
-    for (int64_t e = 0; e < k->E; e++) w->off[e + 1] += w->off[e];
-    w->feat = xmalloc(sizeof(int64_t) * (size_t)(w->off[k->E] + 1));
-    int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(k->E + 1));
-    memcpy(fill, w->off, sizeof(int64_t) * (size_t)k->E);
-    for (int64_t f = 0; f < k->F; f++)
-        if (w->entities[f])
-            for (int64_t p = k->foff[f]; p < k->foff[f + 1]; p++) w->feat[fill[k->ent[p]]++] = f;
-    free(fill);
-}
-
-static void word_postings_free(word_postings *w) {
-    free(w->off);
-    free(w->feat);
-    free(w->entities);
-}
-
 /* Sizes a proposal from its entities m[0..n) (shares of its head), sorts them by typicality
  * and keeps the typical ones; 0 when it has too small a core. */
 static int proposal_fill(class_proposal *p, class_member *m, int64_t n, const corpus_index *x, const class_options *o) {
@@ -99,7 +68,7 @@ static int by_word_rank(const void *a, const void *b) {
 /* The words narrowing head class m[0..n) (its entities with their shares): up to o->words
  * bag words that at least min_core of its core members hold, at most 80 % of them, at least
  * min_lift times more often than the corpus' entities do. held[]: scratch of F zeros. */
-static int narrowing_words(const class_member *m, int64_t n, int64_t core, const word_postings *w, const corpus_index *x,
+static int narrowing_words(const class_member *m, int64_t n, int64_t core, const genus_heads *w, const corpus_index *x,
                            const class_options *o, double *held, word_choice *out) {
     int64_t touched = 0, cap = 64;
     int64_t *list = xmalloc(sizeof(int64_t) * (size_t)cap);
@@ -118,7 +87,8 @@ static int narrowing_words(const class_member *m, int64_t n, int64_t core, const
     word_choice *best = xmalloc(sizeof *best * (size_t)(touched + 1));
     for (int64_t i = 0; i < touched; i++) {
         int64_t f = list[i];
-        double h = held[f], lift = h / (double)core / ((double)w->entities[f] / (double)x->ent.n);
+        int64_t holding = x->counts.foff[f + 1] - x->counts.foff[f];
+        double h = held[f], lift = h / (double)core / ((double)holding / (double)x->ent.n);
         held[f] = 0;
         if (h < o->min_core || h > 0.8 * (double)core || lift < o->min_lift) continue;
         best[k++] = (word_choice){f, h, h * log(lift)};
@@ -131,24 +101,13 @@ static int narrowing_words(const class_member *m, int64_t n, int64_t core, const
     return k;
 }
 
-/* c(f, e) of counts k, 0 when none. */
-static int32_t feature_count(const pattern_counts *k, int64_t f, int64_t e) {
-    int64_t lo = k->foff[f], hi = k->foff[f + 1];
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (k->ent[mid] < e) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < k->foff[f + 1] && k->ent[lo] == e ? k->cnt[lo] : 0;
-}
-
 int class_proposals_build(const corpus_index *x, const genus_heads *h, const class_options *o, class_proposal **out) {
     const pattern_counts *k = &x->counts;
     int64_t n = 0, cap = h->features + 1;
     class_proposal *all = xmalloc(sizeof *all * (size_t)cap);
     class_member *m = xmalloc(sizeof *m * (size_t)(k->E + 1)), *sub = xmalloc(sizeof *sub * (size_t)(k->E + 1));
-    word_postings w;
-    word_postings_build(&w, k);
+    genus_heads w; /* the bag words of each entity */
+    genus_heads_build_kind(&w, k, PATTERN_BAG);
     double *held = xcalloc((size_t)k->F + 1, sizeof(double));
     word_choice *words = xmalloc(sizeof *words * (size_t)(o->words + 1));
     for (int64_t f = 0; f < k->F; f++) {
@@ -164,14 +123,14 @@ int class_proposals_build(const corpus_index *x, const genus_heads *h, const cla
         for (int i = 0; i < nw; i++) { /* the head's entities whose contexts also show the word */
             int64_t ns = 0;
             for (int64_t q = 0; q < ne; q++)
-                if (feature_count(k, words[i].feature, m[q].row) > 0) sub[ns++] = m[q];
+                if (genus_heads_count(&w, m[q].row, words[i].feature) > 0) sub[ns++] = m[q];
             class_proposal s = {.feature = f, .word = words[i].feature};
             if (proposal_fill(&s, sub, ns, x, o)) all[n++] = s;
         }
     }
     free(words);
     free(held);
-    word_postings_free(&w);
+    genus_heads_free(&w);
     free(m);
     free(sub);
     qsort(all, (size_t)n, sizeof *all, by_score);

@@ -7,14 +7,16 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 
-void genus_heads_build(genus_heads *h, const pattern_counts *k) {
+void genus_heads_build(genus_heads *h, const pattern_counts *k) { genus_heads_build_kind(h, k, PATTERN_GENUS); }
+
+void genus_heads_build_kind(genus_heads *h, const pattern_counts *k, pattern_kind kind) {
     memset(h, 0, sizeof *h);
     h->E = k->E;
     h->off = xcalloc((size_t)k->E + 1, sizeof(int64_t));
     h->total = xcalloc((size_t)k->E + 1, sizeof(int64_t));
     int64_t pairs = 0;
     for (int64_t f = 0; f < k->F; f++) {
-        if (pattern_key_kind(k->key[f]) != PATTERN_GENUS) continue;
+        if (pattern_key_kind(k->key[f]) != kind) continue;
         h->features++;
         for (int64_t p = k->foff[f]; p < k->foff[f + 1]; p++) h->off[k->ent[p] + 1]++;
         pairs += k->foff[f + 1] - k->foff[f];
@@ -25,7 +27,7 @@ void genus_heads_build(genus_heads *h, const pattern_counts *k) {
     int64_t *fill = xmalloc(sizeof(int64_t) * (size_t)(k->E + 1));
     memcpy(fill, h->off, sizeof(int64_t) * (size_t)k->E);
     for (int64_t f = 0; f < k->F; f++) { /* features ascending: each entity's list comes out sorted */
-        if (pattern_key_kind(k->key[f]) != PATTERN_GENUS) continue;
+        if (pattern_key_kind(k->key[f]) != kind) continue;
         for (int64_t p = k->foff[f]; p < k->foff[f + 1]; p++) {
             int64_t e = k->ent[p], at = fill[e]++;
             h->feat[at] = f;

@@ -26,6 +26,9 @@ typedef struct {
 
 /* The heads of every entity of counts k. O(feature-entity pairs) to scan, O(genus pairs) kept. */
 void genus_heads_build(genus_heads *h, const pattern_counts *k);
+/* The same table over the features of another kind (the bag words near each entity's
+ * mentions: class_proposals' narrowing words); `features` counts that kind. */
+void genus_heads_build_kind(genus_heads *h, const pattern_counts *k, pattern_kind kind);
 void genus_heads_free(genus_heads *h);
 
 /* c(f, e), 0 when e's definitions never call it f. */

@@ -260,6 +260,11 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
         json_object_set_new(e, "score", figure_json(x->res.score[i]));
         for (int k = 0; k < ex->nfigures; k++)
             json_object_set_new(e, ex->figure_names[k], figure_json(x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]));
+        json_t *heads = json_array(); /* the set's heads this entity's definitions call it */
+        for (int h = 0; h < x->name.n; h++)
+            if (genus_heads_count(c->heads, x->res.rows[i], x->name.heads[h].feature) > 0)
+                json_array_append_new(heads, json_string(x->name.words[h]));
+        json_object_set_new(e, "heads", heads);
         json_array_append_new(list, e);
     }
     json_object_set_new(root, "entities", list);

@@ -93,6 +93,13 @@ const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
       // the set's name: the class's head, shared by the three seeds, with its support in the list
       if (!new RegExp(`These look like: .*${head} — 3/3 seeds, \\d+ of the top \\d+`).test(name)) throw new Error(`"${name}" (class ${head})`);
       if (!(await page.eval(`document.getElementById('start').hidden`))) throw new Error('the start view stays');
+      // each row says why in plain words (the class's head, when the entity's definitions say
+      // so; when the search found it; how close it is), whole; the raw figures on hover
+      const why = await page.eval(`[...document.querySelectorAll('#list li.row .c-fig')].map(f => ({ text: f.textContent, title: f.title,
+        whole: f.scrollWidth <= f.clientWidth + 1 }))`);
+      if (!why.some((w) => w.text.startsWith(`is a ${head}`)) || !why.every((w) => /found \d+(st|nd|rd|th) · \d+(st|nd|rd|th) closest/.test(w.text) &&
+          /^order \d+\nkl_rank \d+\nkl_score/.test(w.title)) || !why[0].whole)
+        throw new Error(`reasons: ${JSON.stringify(why.slice(0, 2))}`);
       fs.writeFileSync(sibling('-class.png'), await page.screenshot());
       await page.click('#undo');
       await page.waitFor(`${chips} === 0 && !document.getElementById('start').hidden && document.getElementById('set-name').hidden`, 15000, 'back to the start view');
@@ -127,7 +134,7 @@ const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
       for (const s of seeds) {
         await page.eval(`document.getElementById('seed-input').focus()`);
         await page.type(s.slice(0, Math.max(3, s.length - 1)));
-        await page.waitFor(`[...document.querySelectorAll('#suggestions li .s-name')].some(e => e.textContent === ${JSON.stringify(s)})`,
+        await page.waitFor(`!document.getElementById('suggestions').hidden && [...document.querySelectorAll('#suggestions li .s-name')].some(e => e.textContent === ${JSON.stringify(s)})`,
           5000, `suggestion ${s}`);
         // move the highlight to the exact name (none is highlighted before the first arrow), then Enter
         const idx = await page.eval(`[...document.querySelectorAll('#suggestions li .s-name')].findIndex(e => e.textContent === ${JSON.stringify(s)})`);
