@@ -40,7 +40,7 @@ TEST_SRC   := $(wildcard tests/unit/test_*.c)
 TEST_PROGS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIB        := $(BUILD)/libprobexpan.a
 
-.PHONY: all deps help test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-mpi bench-serve
+.PHONY: all deps help test test-asan fuzz install clean example ablation bench bench-text bench-encoder bench-train bench-cl bench-expand bench-patterns bench-mpi bench-serve bench-classes
 ## the library, every program into $(BIN)/, the unit test programs (the default)
 all: $(PROGRAMS) $(TEST_PROGS)
 

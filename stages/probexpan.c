@@ -25,6 +25,7 @@ static const struct { const char *name, *purpose; } stages[] = {
     {"index", "samples -> index: entity table, mention counts, pattern-model feature counts (linear size)"},
     {"pattern-model", "index (+ pairs) -> patmodel: a pattern model's subset and weights, rows computed on demand"},
     {"query", "one seed set -> the whole method from the index, ranked list as TSV/JSON"},
+    {"classes", "the classes a corpus holds, from its index alone: shared definition heads, typical members"},
     {"evaluate", "MAP@10/20/50/100 per query, class and overall; side-by-side tables"},
     {"serve", "HTTP server: JSON API and web page to steer expansions of a run"},
     {"inspect", "print an artifact as JSON lines"},

@@ -3,7 +3,9 @@
  * (SetExpan's feature selection, --select), model selection and ensemble, window search,
  * the contrastive sets of this set's own expansion, the refinement of every model on them,
  * selection and ensemble again, the final search and the re-ranking (common/engine/engine.h).
- * Prints the ranking as TSV or JSON on stdout and, with --out, writes it as a `ranked`
+ * Prints the ranking as TSV or JSON on stdout, with the set's name (the definition heads the
+ * seeds share, common/method/set_name.h: in the JSON; beside the TSV on standard error) when
+ * --run gives the samples for the words, and, with --out, writes it as a `ranked`
  * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
  * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
  * features) — seconds on a corpus of ~8k entities; no E x E matrix. */
@@ -22,6 +24,7 @@
 #include "catalog/catalog.h"
 #include "dataset/entitynames.h"
 #include "engine/engine.h"
+#include "method/set_name.h"
 
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
 static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {
@@ -51,7 +54,32 @@ static json_t *entity_list(const corpus_index *x, const int64_t *rows, int n) {
     return a;
 }
 
-static void print_json(const corpus_index *x, const engine_result *r, const char *variant) {
+/* The set's name of answer r, the words from the run's samples; NULL without them (--index). */
+static json_t *query_set_name(const char *run, const corpus_index *x, const engine_result *r) {
+    char *samples_path = run ? xasprintf("%s/samples.mp", run) : NULL;
+    json_t *j = NULL;
+    if (samples_path && access(samples_path, R_OK) == 0) {
+        feature_text *t = feature_text_open(x, samples_path);
+        genus_heads h;
+        genus_heads_build(&h, &x->counts);
+        int64_t *set = xmalloc(sizeof(int64_t) * (size_t)(r->nseeds + r->naccepted + 1)),
+                *list = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
+        memcpy(set, r->seeds, sizeof(int64_t) * (size_t)r->nseeds);
+        memcpy(set + r->nseeds, r->accepted, sizeof(int64_t) * (size_t)r->naccepted);
+        for (int i = 0; i < r->n; i++) list[i] = intmap_get(&x->row_of_eid, r->items[i].eid);
+        set_name s;
+        set_name_find(&s, &h, t, set, r->nseeds + r->naccepted, list, r->n);
+        j = set_name_json(&s);
+        free(set);
+        free(list);
+        genus_heads_free(&h);
+        feature_text_close(t);
+    }
+    free(samples_path);
+    return j;
+}
+
+static void print_json(const corpus_index *x, const engine_result *r, const char *variant, json_t *name) {
     json_t *items = json_array();
     for (int i = 0; i < r->n; i++) {
         const engine_item *it = &r->items[i];
@@ -66,6 +94,7 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
                           entity_list(x, r->seeds, r->nseeds), "negative_seeds", entity_list(x, r->negatives, r->nnegatives),
                           "accepted", entity_list(x, r->accepted, r->naccepted), "models_kept", kept, "positives", r->n_pos,
                           "negatives", r->n_neg, "seconds", r->seconds, "entities", items);
+    if (name) json_object_set(o, "set_name", name);
     json_dumpf(o, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
     putchar('\n');
     json_decref(o);
@@ -269,10 +298,14 @@ int main(int argc, char **argv) {
         a = xcalloc(1, sizeof *a);
         a->cls = xstrdup(cls);
         char err[2048];
-        if (engine_query(g, &q, &a->r, err, sizeof err)) die_input("query", NULL, "%s", err);
+        if (engine_query(g, &q, &a->r, err, sizeof err)) die_input(NULL, NULL, "%s", err);
+        json_t *name = query_set_name(run, x, &a->r);
         if (!strcmp(format, "tsv")) print_tsv(&a->r);
-        else print_json(x, &a->r, variant);
+        else print_json(x, &a->r, variant, name);
         fflush(stdout);
+        if (name && json_string_length(json_object_get(name, "text")))
+            log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
+        json_decref(name);
     }
     if (out) write_ranked(out, path, x, a, n, queries);
     catalog_metric("load_seconds", t_load);

@@ -22,6 +22,8 @@
 #include "serve/http.h"
 #include "serve/lexicon.h"
 #include "serve/ties.h"
+#include "method/feature_text.h"
+#include "method/genus_heads.h"
 
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {
@@ -84,16 +86,23 @@ int main(int argc, char **argv) {
     engine *g = engine_open(index, &ec);
     char *samples_path = xasprintf("%s/samples.mp", run);
     if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: the samples %s was built from are needed", index);
-    ties *t = ties_open(g, samples_path);
+    feature_text *text = feature_text_open(engine_index(g), samples_path);
+    ties *t = ties_open(g, text);
+    genus_heads heads;
+    genus_heads_build(&heads, &engine_index(g)->counts);
     lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
     sem_t slots; /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
     sem_init(&slots, 0, (unsigned)cli_num_threads());
-    serve_ctx ctx = {lex, engine_expander(g), t, &slots};
+    class_cache classes = CLASS_CACHE_INIT;
+    serve_ctx ctx = {lex, engine_expander(g), t, &slots, engine_index(g), &heads, text, &classes};
     http_options o = {bind, port, web_dir};
     int rc = http_serve(&ctx, &o);
     sem_destroy(&slots);
     lexicon_free(lex);
+    class_cache_free(&classes);
+    genus_heads_free(&heads);
     ties_free(t);
+    feature_text_close(text);
     engine_free(g);
     free(samples_path);
     free(index);

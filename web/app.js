@@ -1,5 +1,6 @@
-// The page of `probexpan serve`: seed chips with autocomplete, the ranked list, accept /
-// reject per row (re-runs at once), undo, variant and size, sentences of an entity, export.
+// The page of `probexpan serve`: the classes the corpus holds (start view), seed chips with
+// autocomplete, the ranked list with what the set looks like, accept / reject per row
+// (re-runs at once), undo, variant and size, sentences of an entity, export.
 // Plain DOM, no framework; all text goes through textContent (never innerHTML).
 'use strict';
 
@@ -85,6 +86,7 @@ function closeSuggestions() {
 function showSuggestions(list) {
   const ul = $('suggestions');
   const chosen = new Set(allChosen().map(key));
+  const was = active >= 0 && suggestions[active] ? suggestions[active].eid : null;
   suggestions = list.filter((e) => !chosen.has(e.eid));
   ul.textContent = '';
   suggestions.forEach((e, i) => {
@@ -97,7 +99,9 @@ function showSuggestions(list) {
     li.addEventListener('mousedown', (ev) => { ev.preventDefault(); pick(i); });
     ul.append(li);
   });
-  active = suggestions.length ? 0 : -1;
+  // Enter picks a suggestion only once the arrows chose it (kept when a later answer still
+  // lists it), else the typed name
+  active = suggestions.findIndex((e) => e.eid === was);
   markActive();
   ul.hidden = suggestions.length === 0;
   $('seed-input').setAttribute('aria-expanded', String(!ul.hidden));
@@ -105,6 +109,7 @@ function showSuggestions(list) {
 function markActive() {
   [...$('suggestions').children].forEach((li, i) => li.setAttribute('aria-selected', String(i === active)));
   if (active >= 0) $('seed-input').setAttribute('aria-activedescendant', `sug-${active}`);
+  else $('seed-input').removeAttribute('aria-activedescendant');
 }
 async function suggest() {
   const q = $('seed-input').value.trim();
@@ -116,12 +121,50 @@ async function suggest() {
     if (seq === suggestSeq && r.ok) showSuggestions(j.entities);
   } catch (e) { /* a newer keystroke or a network hiccup: the next one retries */ }
 }
-function pick(i) {
-  const e = suggestions[i];
-  if (!e) return;
+function addSeed(e) {
   $('seed-input').value = '';
   closeSuggestions();
+  nameHelp(null);
+  if (allChosen().some((o) => o.eid === e.eid)) return;
   change(() => { state.seeds.push(ref(e)); });
+}
+function pick(i) {
+  if (suggestions[i]) addSeed(suggestions[i]);
+}
+// Enter on a typed name: the entity it names, resolved as `probexpan query` resolves seeds;
+// an unknown or ambiguous name adds nothing and shows the closest names to pick from.
+let resolveSeq = 0;
+async function addTyped() {
+  const text = $('seed-input').value.trim();
+  if (!text) return;
+  const seq = ++resolveSeq;
+  try {
+    const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
+    const j = await r.json();
+    if (seq !== resolveSeq) return;
+    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
+    if (j.entity) { addSeed(j.entity); return; }
+    closeSuggestions();
+    nameHelp(j.ambiguous ? `“${text}” names several entities: pick one.`
+      : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : ''), j.suggestions);
+  } catch (e) {
+    if (seq === resolveSeq) nameHelp(e.message);
+  }
+}
+// The line under the seed box: a message and names to click (null: hidden).
+function nameHelp(message, names = []) {
+  const box = $('name-help');
+  box.textContent = '';
+  box.hidden = !message;
+  if (!message) return;
+  box.append(el('span', 'name-help-text', message));
+  names.forEach((e) => {
+    const b = el('button', 'name-pick', e.name);
+    b.type = 'button';
+    b.title = `add ${e.name} (eid ${e.eid}) as a seed`;
+    b.addEventListener('click', () => addSeed(e));
+    box.append(b);
+  });
 }
 function onSeedKey(ev) {
   const open = !$('suggestions').hidden;
@@ -130,6 +173,7 @@ function onSeedKey(ev) {
   else if (ev.key === 'Enter') {
     ev.preventDefault();
     if (open && active >= 0) pick(active);
+    else addTyped();
   } else if (ev.key === 'Escape') closeSuggestions();
   else if (ev.key === 'Backspace' && !$('seed-input').value) {
     const last = state.negatives.length ? 'negatives' : state.accepted.length ? 'accepted' : 'seeds';
@@ -169,6 +213,7 @@ async function run() {
   if (inflight) inflight.abort();
   if (state.seeds.length + state.accepted.length < 2) {
     result = null;
+    if (shown) clearContexts();
     renderList();
     setDownloads(false);
     renderCounts();
@@ -190,10 +235,14 @@ async function run() {
     if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
     showError('');
     result = j;
-    selected = Math.min(selected, j.entities.length - 1);
+    // the panel follows the list: the entity it shows keeps the highlight where it moved to;
+    // when it left the list (accepted, rejected), the row now under the highlight is shown
+    const kept = shown ? j.entities.findIndex((e) => e.eid === shown.eid) : -1;
+    selected = kept >= 0 ? kept : Math.min(selected, j.entities.length - 1);
     renderList();
     setDownloads(true);
-    if (shown) showContexts(shown); // its features against the new seed set
+    if (shown && selected >= 0) showContexts(j.entities[selected]); // its features against the new seed set
+    else if (shown) clearContexts();
   } catch (e) {
     if (e.name === 'AbortError') return;
     showError(e.message);
@@ -204,12 +253,24 @@ async function run() {
 
 // ---- the ranked list (one fragment per result; rows are cheap, no per-row listeners) ----
 const figFormat = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v));
-const figLabel = { order: 'order', kl_rank: 'KL rank', kl_score: 'KL', search_score: 'search' };
-const figShort = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : String(v));
+const ordinal = (n) => `${n}${(n % 100 >= 11 && n % 100 <= 13) ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
+// A row's reason in plain words: the set's heads its definitions share, when it was found by
+// the search from the seeds, how close its distribution is to theirs (the raw figures: on hover
+// and in the exports).
+function reason(e) {
+  const parts = [];
+  if (e.heads && e.heads.length) parts.push(`is a ${e.heads[0]}`); // the set's best head it holds
+  if (Number.isInteger(e.order)) parts.push(`found ${ordinal(e.order)}`);
+  if (Number.isInteger(e.kl_rank)) parts.push(`${ordinal(e.kl_rank)} closest`);
+  return parts.join(' · ');
+}
 function renderList() {
   const t0 = performance.now();
   const ol = $('list');
   ol.textContent = '';
+  $('start').hidden = !!result;
+  document.body.classList.toggle('no-result', !result);
+  renderSetName();
   if (!result) return;
   const max = result.entities.reduce((m, e) => Math.max(m, e.score || 0), 0) || 1;
   const frag = document.createDocumentFragment();
@@ -232,7 +293,7 @@ function renderList() {
     bar.style.width = `${Math.max(2, (100 * (e.score || 0)) / max).toFixed(1)}%`;
     const score = el('span', 'c-score');
     score.append(bar, el('span', 'num', figFormat(e.score)));
-    const figs = el('span', 'c-fig', result.figures.map((f) => `${figLabel[f] || f} ${figShort(e[f])}`).join(' · '));
+    const figs = el('span', 'c-fig', reason(e));
     figs.title = result.figures.map((f) => `${f} ${figFormat(e[f])}`).join('\n');
     li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
               el('span', 'c-ment', String(e.mentions)));
@@ -289,9 +350,67 @@ function onListKey(ev) {
   ev.preventDefault();
 }
 
+// What the set looks like: the definition heads its seeds and accepted entities share.
+function renderSetName() {
+  const p = $('set-name');
+  const name = result && result.set_name;
+  p.hidden = !name;
+  if (!name) return;
+  p.textContent = '';
+  if (!name.heads.length) { p.append(el('span', 'muted', 'These share no definition head (no “is a …” the seeds agree on).')); return; }
+  p.append(el('span', 'set-label', 'These look like: '));
+  name.heads.forEach((h, i) => {
+    if (i) p.append('; ');
+    p.append(el('strong', null, h.head), ` — ${h.seeds}/${h.of_seeds} seeds, ${h.listed} of the top ${h.of_listed}`);
+  });
+}
+
+// ---- the start view: the classes the corpus holds, before any seed ----
+async function loadClasses() {
+  try {
+    const r = await fetch('/api/classes');
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error.message);
+    renderClasses(j);
+  } catch (e) {
+    $('start-note').textContent = `The classes could not be listed: ${e.message}`;
+  }
+}
+function renderClasses(j) {
+  const ol = $('class-list');
+  ol.textContent = '';
+  $('start-note').textContent = j.classes.length
+    ? `${j.classes.length} groups of entities whose definitions call them the same thing, the largest and most consistent first. Start from one, or type your own seeds above.`
+    : 'No class found: this corpus has no definitions (“X is a …”, “X : a … who …”) to read them from. Type two or more seeds above.';
+  if (j.classes.length && j.classes[0].members.length) $('seed-input').placeholder = `type a name, e.g. ${j.classes[0].members[0].name}`;
+  j.classes.forEach((c) => {
+    const li = el('li', 'class-item');
+    const title = el('span', 'class-head', c.word ? `${c.head} · near “${c.word}”` : c.head);
+    li.append(title, el('span', 'class-size', `${c.entities} entities`));
+    li.append(el('span', 'class-members', c.members.slice(0, 6).map((m) => m.name).join(', ') + (c.members.length > 6 ? ', …' : '')));
+    const go = el('button', 'class-go', 'Start');
+    const first = c.members.slice(0, 3);
+    go.type = 'button';
+    go.title = `start from ${first.map((m) => m.name).join(', ')}`;
+    go.addEventListener('click', () => {
+      nameHelp(null);
+      change(() => { state.seeds = first.map(ref); state.accepted = []; state.negatives = []; });
+    });
+    li.append(go);
+    ol.append(li);
+  });
+}
+
 // ---- sentences of an entity ----
 let contextSeq = 0;
 let shown = null;         // the entity whose sentences are open (refreshed when the seeds change)
+function clearContexts() {
+  contextSeq++;
+  shown = null;
+  const box = $('detail');
+  box.textContent = '';
+  box.append(el('p', 'placeholder', 'Click an entity to see the sentences it was found in.'));
+}
 async function showContexts(e) {
   const seq = ++contextSeq;
   const again = shown !== null && shown.eid === e.eid; // a refresh keeps the old view until the answer
@@ -359,7 +478,7 @@ function renderTies(j) {
 function render() { renderChips(); renderCounts(); }
 document.addEventListener('DOMContentLoaded', () => {
   const input = $('seed-input');
-  input.addEventListener('input', () => { clearTimeout(suggestTimer); suggestTimer = setTimeout(suggest, 80); });
+  input.addEventListener('input', () => { clearTimeout(suggestTimer); suggestTimer = setTimeout(suggest, 80); nameHelp(null); });
   input.addEventListener('keydown', onSeedKey);
   input.addEventListener('blur', () => setTimeout(closeSuggestions, 100));
   $('list').addEventListener('click', onListClick);
@@ -376,8 +495,10 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   });
   render();
+  renderList();
   input.focus();
   loadInfo();
+  loadClasses();
 });
 
 // What this run can serve: the variants present (others are disabled) and the default one.

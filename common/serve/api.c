@@ -10,6 +10,9 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "format/tsv.h"
+#include "method/class_report.h"
+#include "method/set_name.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
 #define SUGGESTIONS 5
@@ -145,6 +148,30 @@ static int resolve_refs(const lexicon *x, const entity_ref *list, int n, const c
     return 0;
 }
 
+/* GET /api/resolve?name=..: the entity a typed name means, resolved as the seeds of an
+ * expansion are (lexicon_resolve); when it names none or several, entity null and the
+ * closest names, or the entities it names, as suggestions. A question, not an error: 200. */
+void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {"name", NULL};
+    char err[REQUEST_ERR];
+    int rc = request_params_check(p, n, allowed, err, sizeof err);
+    const char *name = request_param_get(p, n, "name");
+    if (!rc && (!name || !name[0])) rc = 400, snprintf(err, sizeof err, "name: missing");
+    if (!rc && strlen(name) > REQUEST_MAX_NAME) rc = 400, snprintf(err, sizeof err, "name: longer than %d bytes", REQUEST_MAX_NAME);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t close[SUGGESTIONS];
+    int nclose = 0;
+    int64_t row = lexicon_resolve(c->lex, name, close, SUGGESTIONS, &nclose);
+    json_t *root = json_object(), *s = json_array();
+    if (row < 0)
+        for (int k = 0; k < nclose; k++) json_array_append_new(s, entity_brief(c->lex, close[k]));
+    json_object_set_new(root, "name", json_string(name));
+    json_object_set_new(root, "entity", row >= 0 ? entity_full(c->lex, row) : json_null());
+    json_object_set_new(root, "ambiguous", json_boolean(row == -2));
+    json_object_set_new(root, "suggestions", s);
+    respond_json(r, 200, root);
+}
+
 static int contains(const int64_t *rows, int n, int64_t row) {
     for (int i = 0; i < n; i++)
         if (rows[i] == row) return 1;
@@ -156,6 +183,7 @@ typedef struct {
     expand_job job;
     expand_result res;
     double ms;
+    set_name name; /* what the set's seeds and accepted entities share */
 } expansion;
 
 /* Resolves and runs q; 0, or the status of the error response written into r. */
@@ -190,8 +218,15 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, expansion 
     if (c->expand_slots) sem_post(c->expand_slots);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     x->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (rc) api_error(r, rc, err);
-    return rc;
+    if (rc) {
+        api_error(r, rc, err);
+        return rc;
+    }
+    int64_t set[2 * REQUEST_MAX_LIST];
+    memcpy(set, x->seeds, sizeof(int64_t) * (size_t)j->nseeds);
+    memcpy(set + j->nseeds, x->accepted, sizeof(int64_t) * (size_t)j->naccepted);
+    set_name_find(&x->name, c->heads, c->text, set, j->nseeds + j->naccepted, x->res.rows, x->res.n);
+    return 0;
 }
 
 /* A figure: an integer when it is one (orders, ranks), else a real; null when not finite. */
@@ -216,6 +251,7 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
     json_object_set_new(root, "negative_seeds", brief_list(c->lex, x->job.negatives, x->job.nnegatives));
     for (int k = 0; k < ex->nfigures; k++) json_array_append_new(figs, json_string(ex->figure_names[k]));
     json_object_set_new(root, "figures", figs);
+    json_object_set_new(root, "set_name", set_name_json(&x->name));
     for (int i = 0; i < x->res.n; i++) {
         json_t *e = entity_brief(c->lex, x->res.rows[i]);
         json_object_set_new(e, "rank", json_integer(i + 1));
@@ -224,6 +260,11 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
         json_object_set_new(e, "score", figure_json(x->res.score[i]));
         for (int k = 0; k < ex->nfigures; k++)
             json_object_set_new(e, ex->figure_names[k], figure_json(x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]));
+        json_t *heads = json_array(); /* the set's heads this entity's definitions call it */
+        for (int h = 0; h < x->name.n; h++)
+            if (genus_heads_count(c->heads, x->res.rows[i], x->name.heads[h].feature) > 0)
+                json_array_append_new(heads, json_string(x->name.words[h]));
+        json_object_set_new(e, "heads", heads);
         json_array_append_new(list, e);
     }
     json_object_set_new(root, "entities", list);
@@ -247,16 +288,11 @@ void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *
 
 /* ---- GET /api/export ---- */
 
-/* A name as one TSV field: tabs and line breaks become spaces. */
-static void tsv_name(FILE *f, const char *s) {
-    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
 /* Rows without a rank (seeds, accepted and rejected entities). */
 static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, const char *status, int nfigures) {
     for (int i = 0; i < n; i++) {
         fprintf(f, "\t%lld\t", (long long)lexicon_eid(lex, rows[i]));
-        tsv_name(f, lexicon_name(lex, rows[i]));
+        tsv_field(f, lexicon_name(lex, rows[i]));
         fprintf(f, "\t%s\t", status);
         for (int k = 0; k < nfigures; k++) fputc('\t', f);
         fputc('\n', f);
@@ -275,12 +311,19 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
     tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures);
     for (int i = 0; i < x->res.n; i++) {
         fprintf(f, "%d\t%lld\t", i + 1, (long long)lexicon_eid(c->lex, x->res.rows[i]));
-        tsv_name(f, lexicon_name(c->lex, x->res.rows[i]));
+        tsv_field(f, lexicon_name(c->lex, x->res.rows[i]));
         fprintf(f, "\tcandidate\t%.6g", x->res.score[i]);
         for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%.6g", x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]);
         fputc('\n', f);
     }
     tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures);
+    if (x->name.n) { /* the last line, a comment: readers of the rows (by status) skip it */
+        char text[SET_NAME_HEADS * (FEATURE_TEXT + 64)];
+        set_name_text(&x->name, text, sizeof text);
+        fputs("# these look like: ", f);
+        tsv_field(f, text);
+        fputc('\n', f);
+    }
     if (fclose(f)) die_errno("open_memstream");
     r->status = 200;
     r->len = size;
@@ -370,4 +413,39 @@ void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, 
         respond_json(r, 200, root);
     }
     contexts_request_free(&q);
+}
+
+/* ---- GET /api/classes ---- */
+
+void class_cache_free(class_cache *c) {
+    free(c->body);
+    c->body = NULL;
+    pthread_mutex_destroy(&c->lock);
+}
+
+void api_classes(const serve_ctx *c, const query_param *p, int n, api_response *r) {
+    static const char *const allowed[] = {NULL};
+    char err[REQUEST_ERR];
+    int rc = request_params_check(p, n, allowed, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    class_cache *cc = c->classes;
+    pthread_mutex_lock(&cc->lock);
+    if (!cc->body) {
+        class_options o = class_options_defaults();
+        class_proposal *props;
+        int k = class_proposals_build(c->index, c->heads, &o, &props);
+        json_t *j = class_report_json(c->index, c->heads, props, k, c->text);
+        cc->body = json_dumps(j, JSON_COMPACT);
+        json_decref(j);
+        if (!cc->body) die("out of memory writing a JSON response");
+        cc->len = strlen(cc->body);
+        class_proposals_free(props, k);
+    }
+    pthread_mutex_unlock(&cc->lock);
+    r->status = 200;
+    r->body = xmalloc(cc->len + 1);
+    memcpy(r->body, cc->body, cc->len + 1);
+    r->len = cc->len;
+    r->content_type = JSON_TYPE;
+    r->filename = NULL;
 }

@@ -4,10 +4,19 @@
  *
  *   GET  /api/info                             entities, variants (api_info)
  *   GET  /api/entities?prefix=oh&limit=20      autocomplete (api_entities)
+ *   GET  /api/resolve?name=C                   a typed name -> its entity, as `query` resolves
+ *                                              seeds; when unknown or ambiguous, none and the
+ *                                              closest names (api_resolve)
  *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
  *   GET  /api/entity/{eid}/contexts?limit=5&seed=..   example sentences, and the context
  *                                              features tying the entity to the seeds (api_contexts)
  *   GET  /api/export?seed=..&format=tsv|json   the expansion as a file (api_export)
+ *   GET  /api/classes                          the classes the corpus holds, before any seed
+ *                                              (common/method/class_proposals.h; computed on
+ *                                              the first call, then cached) (api_classes)
+ *
+ * An expansion's answer carries its set's name (common/method/set_name.h): the definition
+ * heads its seeds and accepted entities share, with their support in the list.
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
  * in a path, 422 names that resolve to no entity or to several (with suggestions), seeds
@@ -19,10 +28,14 @@
 #ifndef PROBEXPAN_SERVE_API_H
 #define PROBEXPAN_SERVE_API_H
 
+#include <pthread.h>
 #include <semaphore.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "artifacts/index.h"
+#include "method/feature_text.h"
+#include "method/genus_heads.h"
 #include "serve/lexicon.h"
 #include "serve/request.h"
 #include "serve/ties.h"
@@ -55,12 +68,25 @@ typedef struct {
     int (*run)(void *state, const expand_job *job, expand_result *out, char *err, size_t errlen);
 } serve_expander;
 
+/* The answer of GET /api/classes, made once by the first request (the others wait for it). */
+typedef struct {
+    pthread_mutex_t lock;
+    char *body; /* NULL until made */
+    size_t len;
+} class_cache;
+#define CLASS_CACHE_INIT {PTHREAD_MUTEX_INITIALIZER, NULL, 0}
+void class_cache_free(class_cache *c);
+
 typedef struct {
     const lexicon *lex;
     serve_expander expander;
     const ties *ties;    /* the pattern model's explanation of a similarity */
     sem_t *expand_slots; /* expansions at once (NULL = any number): more would only share the
                           * cores, and keep autocomplete waiting for CPU */
+    const corpus_index *index;  /* its rows are the lexicon's */
+    const genus_heads *heads;   /* of the index: classes and the set's name */
+    const feature_text *text;   /* the words of the index's features */
+    class_cache *classes;
 } serve_ctx;
 
 typedef struct {
@@ -79,5 +105,7 @@ void api_entities(const serve_ctx *c, const query_param *p, int n, api_response 
 void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *r);
 void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);
 void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_classes(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r);
 
 #endif

@@ -77,6 +77,10 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         want = "POST";
     } else if (!strcmp(path, "/api/export")) {
         r->kind = ROUTE_EXPORT;
+    } else if (!strcmp(path, "/api/classes")) {
+        r->kind = ROUTE_CLASSES;
+    } else if (!strcmp(path, "/api/resolve")) {
+        r->kind = ROUTE_RESOLVE;
     } else if (n > lp + ls && !strncmp(path, entity_prefix, lp) && !strcmp(path + n - ls, contexts_suffix)) {
         r->kind = ROUTE_CONTEXTS;
         r->eid = parse_eid(path + lp, n - lp - ls);
@@ -86,7 +90,7 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         while (i < static_file_count && strcmp(path, static_files[i].url)) i++;
         if (i == static_file_count) {
             char b[80];
-            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, expand, entity/{eid}/contexts, export)",
+            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, export, classes)",
                         is_valid_utf8(path, strlen(path)) ? excerpt(path, b, sizeof b) : "(not UTF-8)");
         }
         r->kind = ROUTE_STATIC;

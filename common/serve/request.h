@@ -31,6 +31,8 @@ typedef enum {
     ROUTE_EXPAND,   /* POST /api/expand */
     ROUTE_CONTEXTS, /* GET /api/entity/{eid}/contexts */
     ROUTE_EXPORT,   /* GET /api/export */
+    ROUTE_CLASSES,  /* GET /api/classes */
+    ROUTE_RESOLVE,  /* GET /api/resolve */
 } route_kind;
 
 typedef struct {

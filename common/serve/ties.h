@@ -10,11 +10,8 @@
  *   contribution_f = x_e[f] / |x_e| * mean over s in S of x_s[f] / |x_s|,
  * so a feature contributes only when e and at least one seed both hold it with PMI > 0.
  *
- * The features' text comes from the samples artifact the index was built from (a feature is
- * a hash of its ids; the entity's own samples show which ids it stands for): an n-gram
- * pattern reads "l2 l1 _ r1" with "_" for the mention, wordpieces joined ("##" pieces glued
- * to the previous one), "∅" past the sentence's ends; a bag feature is the nearby word, a
- * genus feature the head word of the definition the mention is the subject of.
+ * The features' text comes from the samples artifact the index was built from, through the
+ * entity's own samples (common/method/feature_text.h).
  * Read-only after ties_open: any number of threads may call ties_explain at once. */
 #ifndef PROBEXPAN_SERVE_TIES_H
 #define PROBEXPAN_SERVE_TIES_H
@@ -22,22 +19,21 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "method/feature_text.h"
 
-#define TIES_TEXT 256 /* bytes of a feature's text, NUL included (longer is cut) */
 
 typedef struct ties ties;
 
-/* Opens (mmap) the samples artifact at samples_path. It must be the one engine g's index
- * was built from (its sha256 recorded in the index, same entities and samples), else exit 3
- * naming it. */
-ties *ties_open(const engine *g, const char *samples_path);
+/* Explains with engine g's model and the features' text from `text` (opened over g's index);
+ * both must outlive the result. */
+ties *ties_open(const engine *g, const feature_text *text);
 void ties_free(ties *t);
 
 typedef struct {
     int64_t feature;      /* the feature's position in the index's counts */
     pattern_kind kind;    /* an n-gram pattern around the mention, a word near it (bag) or a
                            * head word of its definition (genus) */
-    char text[TIES_TEXT];
+    char text[FEATURE_TEXT];
     double weight;        /* w_f */
     int64_t count;        /* samples of the entity showing it */
     int seeds_sharing;    /* seeds whose profile holds it (PMI > 0) */

@@ -1,5 +1,7 @@
 // serve-page.cjs: drives the page of `probexpan serve` in headless chromium like a user —
-// types seeds with autocomplete, accepts a row with the mouse, reaches the list with Tab and
+// finds the classes of the corpus on the start view and starts from one (the set's name above
+// the list), types names that are no entity or a mere prefix (nothing is added; the closest
+// names are offered), types seeds with autocomplete, accepts a row with the mouse, reaches the list with Tab and
 // accepts, rejects and opens rows from the keyboard, undoes with the button, `u` and Ctrl+Z,
 // reads an entity's sentences and the context features tying it to the seeds, switches the
 // variant (watching the progress bar), asks for 1,000 rows and scrolls and jumps through
@@ -7,7 +9,9 @@
 // counts follow. Prints PASS:/FAIL: lines (tests/run.sh counts them), the page's first
 // paint, the time to build and show 1,000 rows and to move through them (figures, never
 // assertions: the machine may be busy), and saves three screenshots: SCREENSHOT (50 rows,
-// sentences and features open) and, beside it, -keyboard.png and -1000.png.
+// sentences and features open) and, beside it, -start.png (the classes), -names.png (a typed
+// name that is no entity), -class.png (an expansion started from a class), -keyboard.png and
+// -1000.png.
 //   node tests/browser/serve-page.cjs URL SCREENSHOT.png [CHROMIUM] [SEED1 SEED2 SEED3]
 'use strict';
 const fs = require('fs');
@@ -58,15 +62,83 @@ const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
     const fcp = await page.waitFor(`(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime`, 5000, 'first paint');
     console.log(`first contentful paint: ${fcp.toFixed(0)} ms`);
 
+    const chips = `document.querySelectorAll('#chip-list .chip').length`;
+    const help = `(document.getElementById('name-help').hidden ? '' : document.getElementById('name-help').textContent)`;
+    // typed text + Enter, with the autocomplete open (its suggestions shown) before Enter
+    const typeAndEnter = async (text) => {
+      await page.eval(`document.getElementById('seed-input').focus()`);
+      await page.type(text);
+      await page.waitFor(`document.querySelectorAll('#suggestions li').length > 0 || document.getElementById('seed-input').value === ${JSON.stringify(text)}`, 5000, 'the typed text');
+      await new Promise((r) => setTimeout(r, 400)); // the autocomplete's answer, if any
+      await press('Enter');
+    };
+    const clearInput = `(() => { const i = document.getElementById('seed-input'); i.value = ''; i.dispatchEvent(new Event('input')); })()`;
+
+    await check('start_view_lists_classes', async () => {
+      const n = await page.waitFor(`document.querySelectorAll('#class-list .class-item').length`, 15000, 'the classes of the corpus');
+      const visible = await page.eval(`!document.getElementById('start').hidden && getComputedStyle(document.getElementById('list')).display === 'none'`);
+      const ph = await page.eval(`document.getElementById('seed-input').placeholder`);
+      const first = await page.eval(`document.querySelector('#class-list .class-item .class-members').textContent.split(', ')[0]`);
+      if (!(n > 0) || !visible || !ph.includes(`e.g. ${first}`))
+        throw new Error(`${n} classes, start view shown ${visible}, placeholder "${ph}"`);
+      fs.writeFileSync(sibling('-start.png'), await page.screenshot());
+    });
+
+    await check('start_from_a_class', async () => {
+      const head = await page.eval(`document.querySelector('#class-list .class-item .class-head').textContent.split(' · ')[0]`);
+      const r0 = await page.eval(renders);
+      await page.click('#class-list .class-item .class-go');
+      await page.waitFor(`${chipCount('seed')} === 3 && ${renders} > ${r0} && ${rows} > 0 && ${idle}`, 90000, 'a list from the class');
+      const name = await page.waitFor(`!document.getElementById('set-name').hidden && document.getElementById('set-name').textContent`, 5000, 'the set\'s name');
+      // the set's name: the class's head, shared by the three seeds, with its support in the list
+      if (!new RegExp(`These look like: .*${head} — 3/3 seeds, \\d+ of the top \\d+`).test(name)) throw new Error(`"${name}" (class ${head})`);
+      if (!(await page.eval(`document.getElementById('start').hidden`))) throw new Error('the start view stays');
+      // each row says why in plain words (the class's head, when the entity's definitions say
+      // so; when the search found it; how close it is), whole; the raw figures on hover
+      const why = await page.eval(`[...document.querySelectorAll('#list li.row .c-fig')].map(f => ({ text: f.textContent, title: f.title,
+        whole: f.scrollWidth <= f.clientWidth + 1 }))`);
+      if (!why.some((w) => w.text.startsWith(`is a ${head}`)) || !why.every((w) => /found \d+(st|nd|rd|th) · \d+(st|nd|rd|th) closest/.test(w.text) &&
+          /^order \d+\nkl_rank \d+\nkl_score/.test(w.title)) || !why[0].whole)
+        throw new Error(`reasons: ${JSON.stringify(why.slice(0, 2))}`);
+      fs.writeFileSync(sibling('-class.png'), await page.screenshot());
+      await page.click('#undo');
+      await page.waitFor(`${chips} === 0 && !document.getElementById('start').hidden && document.getElementById('set-name').hidden`, 15000, 'back to the start view');
+    });
+
+    await check('unknown_name_shows_closest_names', async () => {
+      await typeAndEnter('Linus Torvalds');
+      const text = await page.waitFor(help, 5000, 'a message under the seed box');
+      const picks = await page.eval(`document.querySelectorAll('#name-help .name-pick').length`);
+      if (!/No entity is called “Linus Torvalds”/.test(text) || picks === 0 || (await page.eval(chips)) !== 0)
+        throw new Error(`"${text}", ${picks} names offered, ${await page.eval(chips)} chips`);
+      fs.writeFileSync(sibling('-names.png'), await page.screenshot());
+      await page.eval(clearInput);
+    });
+
+    await check('prefix_and_enter_adds_nothing', async () => {
+      // "Oh" is the start of names (Ohio, ...) but names none: Enter must not add the first suggestion
+      await typeAndEnter('Oh');
+      const text = await page.waitFor(help, 5000, 'a message under the seed box');
+      if ((await page.eval(chips)) !== 0 || !/“Oh”/.test(text)) throw new Error(`${await page.eval(chips)} chips; "${text}"`);
+      // a name offered is one click away
+      const offered = await page.eval(`document.querySelector('#name-help .name-pick').textContent`);
+      await page.click('#name-help .name-pick');
+      await page.waitFor(`${chips} === 1 && document.getElementById('name-help').hidden`, 5000, `${offered} added`);
+      const chip = await page.eval(`document.querySelector('#chip-list .chip-name').textContent`);
+      if (chip !== offered) throw new Error(`chip ${chip}, picked ${offered}`);
+      await page.click('#chip-list .chip-x');
+      await page.waitFor(`${chips} === 0`, 5000, 'the chip removed');
+    });
+
     await check('autocomplete_and_seed_chips', async () => {
       for (const s of seeds) {
         await page.eval(`document.getElementById('seed-input').focus()`);
         await page.type(s.slice(0, Math.max(3, s.length - 1)));
-        await page.waitFor(`[...document.querySelectorAll('#suggestions li .s-name')].some(e => e.textContent === ${JSON.stringify(s)})`,
+        await page.waitFor(`!document.getElementById('suggestions').hidden && [...document.querySelectorAll('#suggestions li .s-name')].some(e => e.textContent === ${JSON.stringify(s)})`,
           5000, `suggestion ${s}`);
-        // move the highlight to the exact name, then Enter
+        // move the highlight to the exact name (none is highlighted before the first arrow), then Enter
         const idx = await page.eval(`[...document.querySelectorAll('#suggestions li .s-name')].findIndex(e => e.textContent === ${JSON.stringify(s)})`);
-        for (let i = 0; i < idx; i++) await press('ArrowDown');
+        for (let i = 0; i <= idx; i++) await press('ArrowDown');
         await press('Enter');
       }
       const n = await page.waitFor(`${chipCount('seed')} === ${seeds.length} && ${rows} > 0 && ${idle} && ${rows}`, 90000, 'a ranked list');
@@ -143,6 +215,24 @@ const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
       const widths = await page.eval(`[...document.querySelectorAll('#detail .tie-bar')].map(b => parseFloat(b.style.width))`);
       if (widths.some((w, i) => i && w > widths[i - 1])) throw new Error(`bars not best first: ${widths}`);
       fs.writeFileSync(sibling('-keyboard.png'), await page.screenshot());
+    });
+
+    await check('panel_follows_the_list', async () => {
+      // the open entity is rejected: after the re-run the panel shows the row the highlight is on
+      const target = await page.eval(selectedName);
+      const r0 = await page.eval(renders);
+      await press('r');
+      await settled(r0, `${target} rejected`);
+      const now = await page.eval(selectedName);
+      await page.waitFor(`document.querySelector('#detail h2') && document.querySelector('#detail h2').textContent === ${JSON.stringify(now)}`,
+        15000, `the panel on ${now}`);
+      if (now === target) throw new Error(`${target} still highlighted`);
+      const r1 = await page.eval(renders);
+      await press('u');
+      await settled(r1, 'undo of the rejection');
+      // the panel still shows the highlighted row, wherever the re-run moved it
+      await page.waitFor(`${chipCount('negative')} === 0 && document.querySelector('#detail h2').textContent === ${selectedName}`,
+        15000, 'the panel on the highlighted row after undo');
     });
 
     await check('sentences_with_mouse', async () => {

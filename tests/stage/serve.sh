@@ -1,4 +1,6 @@
-# serve.sh: `probexpan serve` over a small run of mini-ese, through curl — every route, the
+# serve.sh: `probexpan serve` over a small run of mini-ese, through curl — every route (the
+# classes of the corpus and `probexpan classes`, the set's name of an expansion, typed names
+# resolved as `query` resolves seeds), the
 # refusals (malformed JSON, wrong types, unknown entities and routes, oversize bodies, wrong
 # content type, cross-origin and foreign Host), no path reaches outside the web page, CSP on
 # every response and no CORS, many requests at once, the page in headless chromium
@@ -152,6 +154,64 @@ req cross_origin 403 -H 'Origin: http://evil.example' -H 'Content-Type: applicat
 req foreign_host 403 -H 'Host: evil.example' "${U}api/entities?prefix=oh"
 req unknown_route 404 "${U}api/nothing"
 err_says "unknown route" && pass unknown_route_named || fail unknown_route_named
+
+# ---- the set's name: the definition heads the seeds share, with their support ----
+expect_post set_name 200 '{"seeds":["Ohio","Texas","Iowa"],"size":20,"variant":"noclen"}'
+jq -e '.set_name.heads | length > 0 and all(.seeds >= 2 and .of_seeds == 3 and .listed <= .of_listed and .of_listed == 20)' "$WORK/body" >/dev/null &&
+    jq -e '.set_name.text | test("^[^ ]+ — [23]/3 seeds, [0-9]+ of the top 20")' "$WORK/body" >/dev/null &&
+    pass set_name_shared_heads || fail set_name_shared_heads "$(jq -c .set_name "$WORK/body")"
+head=$(jq -r '.set_name.heads[0].head' "$WORK/body")
+req export_set_name 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&size=20&variant=noclen&format=tsv"
+tail -n 1 "$WORK/body" | grep -q "^# these look like: $head — " && [ "$(grep -c '^#' "$WORK/body")" = 1 ] &&
+    pass export_set_name_last_line || fail export_set_name_last_line "$(tail -n 1 "$WORK/body")"
+query --run "$RUN" --seeds Ohio,Texas,Iowa --variant noclen --size 20 --format json 2>"$WORK/q.err" >"$WORK/q.json"
+jq -e --arg h "$head" '.set_name.heads[0].head == $h' "$WORK/q.json" >/dev/null && grep -q "^query: these look like: $head — " "$WORK/q.err" &&
+    pass query_set_name || fail query_set_name "$(jq -c .set_name "$WORK/q.json") / $(grep look "$WORK/q.err")"
+# query's errors name the program once
+expect_exit query_one_prefix 3 '^query: seed 2: unknown entity "Ohoi"' query --run "$RUN" --seeds Ohio,Ohoi
+grep -q 'query: query:' "$WORK/err" && fail query_no_doubled_prefix "$(head -n 1 "$WORK/err")" || pass query_no_doubled_prefix
+
+# ---- a typed name, resolved as the seeds are ----
+req resolve 200 "${U}api/resolve?name=ohio"
+jq -e '.entity.name == "Ohio" and .ambiguous == false and .suggestions == []' "$WORK/body" >/dev/null && pass resolve_exact || fail resolve_exact "$(head -c 300 "$WORK/body")"
+req resolve_prefix 200 "${U}api/resolve?name=Oh"
+jq -e '.entity == null and .ambiguous == false and (.suggestions | length) > 0' "$WORK/body" >/dev/null && pass resolve_prefix_is_no_name || fail resolve_prefix_is_no_name "$(head -c 300 "$WORK/body")"
+req resolve_unknown 200 "${U}api/resolve?name=Linus%20Torvalds"
+jq -e '.entity == null and (.suggestions | length) > 0' "$WORK/body" >/dev/null && pass resolve_unknown_suggests || fail resolve_unknown_suggests
+req resolve_missing 400 "${U}api/resolve"
+req resolve_unknown_param 400 "${U}api/resolve?name=Ohio&x=1"
+
+# ---- the classes of the corpus, before any seed ----
+req classes 200 "${U}api/classes"
+cp "$WORK/body" "$WORK/classes1.json"
+jq -e '(.classes | length) > 0 and ([.classes[].rank] == [range(1; (.classes | length) + 1)]) and
+    (.classes | all((.head | length) > 0 and (.members | length) > 0 and .core >= 5 and .entities >= .core and
+                    .coherence > 0 and .coherence <= 1 and (.members | all(.share > 0 and .share <= 1 and .count >= 1)))) and
+    ([.classes[].score] == ([.classes[].score] | sort | reverse))' "$WORK/classes1.json" >/dev/null &&
+    pass classes_ranked || fail classes_ranked "$(head -c 300 "$WORK/classes1.json")"
+# the most typical members first: by the share of their definitions calling them the head
+jq -e '.classes | all(.members | map(.share) | . == (sort | reverse))' "$WORK/classes1.json" >/dev/null &&
+    pass classes_typical_first || fail classes_typical_first
+req classes_again 200 "${U}api/classes"
+cmp -s "$WORK/body" "$WORK/classes1.json" && pass classes_cached_same || fail classes_cached_same
+req classes_param 400 "${U}api/classes?limit=3"
+classes --run "$RUN" --format json --quiet >"$WORK/classes-cli.json"
+cmp -s <(jq -S .classes "$WORK/classes-cli.json") <(jq -S .classes "$WORK/classes1.json") && pass classes_cli_is_the_api || fail classes_cli_is_the_api
+classes --run "$RUN" --quiet >"$WORK/classes.tsv"
+head -n 1 "$WORK/classes.tsv" | grep -q $'^rank\thead\tword\tentities\tcore\tcoherence\tscore\tmember_eids\tmembers$' &&
+    cmp -s <(tail -n +2 "$WORK/classes.tsv" | cut -f2,8) <(jq -r '.classes[] | [.head, (.members | map(.eid | tostring) | join(","))] | @tsv' "$WORK/classes1.json") &&
+    pass classes_tsv_is_the_json || fail classes_tsv_is_the_json "$(head -n 2 "$WORK/classes.tsv")"
+classes --run "$RUN" --limit 2 --members 3 --quiet >"$WORK/classes2.tsv"
+[ "$(wc -l <"$WORK/classes2.tsv")" = 3 ] && awk -F'\t' 'NR > 1 && split($8, m, ",") != 3 { exit 1 }' "$WORK/classes2.tsv" &&
+    pass classes_limit_members || fail classes_limit_members "$(cat "$WORK/classes2.tsv")"
+expect_exit classes_help 0 '' classes --help
+expect_exit classes_no_run 2 'run is required' classes
+expect_exit classes_bad_format 2 'expected tsv or json' classes --run "$RUN" --format csv
+expect_exit classes_not_a_run 3 'index.mp: missing' classes --run "$WORK/none"
+mkdir -p "$WORK/norun" && cp "$RUN/index.mp" "$WORK/norun/"
+expect_exit classes_no_samples 3 'samples.mp: missing' classes --run "$WORK/norun"
+cp "$RUN/corpus.mp" "$WORK/norun/samples.mp"
+expect_exit classes_other_samples 3 'not the samples artifact' classes --run "$WORK/norun"
 
 # ---- contexts ----
 ohio=$(curl -s "${U}api/entities?prefix=ohio&limit=1" | jq '.entities[0].eid')

@@ -1,0 +1,94 @@
+/* feature_text: the words behind a feature of the corpus index (contract in feature_text.h). */
+#include "method/feature_text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifacts/samples.h"
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "format/artifact.h"
+#include "model/pattern_samples.h"
+
+struct feature_text {
+    const corpus_index *x;
+    samples *s;
+    genus_vocab genus;
+};
+
+feature_text *feature_text_open(const corpus_index *x, const char *samples_path) {
+    char sha[65];
+    file_sha256_hex(samples_path, sha);
+    if (strcmp(sha, x->samples_sha256))
+        die_input(samples_path, NULL, "not the samples artifact %s was built from (sha256 %.12s…, expected %.12s…)",
+                  x->path, sha, x->samples_sha256);
+    feature_text *t = xcalloc(1, sizeof *t);
+    t->x = x;
+    t->s = samples_open(samples_path);
+    pattern_genus_vocab(t->s, &t->genus);
+    if (samples_entities(t->s) != x->ent.n || samples_count(t->s) != x->samples)
+        die_input(samples_path, NULL, "%lld entities / %lld samples, but %s has %lld / %lld",
+                  (long long)samples_entities(t->s), (long long)samples_count(t->s), x->path, (long long)x->ent.n,
+                  (long long)x->samples);
+    return t;
+}
+
+void feature_text_close(feature_text *t) {
+    if (!t) return;
+    samples_close(t->s);
+    genus_vocab_free(&t->genus);
+    free(t);
+}
+
+/* Appends one id's text; wordpieces starting with "##" glue to what precedes them. */
+static void append_id(const samples *s, int32_t id, char *text, size_t *len) {
+    const char *tok = id == PATTERN_OUTSIDE ? "∅" : id >= 0 && id < samples_vocab_size(s) ? samples_vocab_token(s, id) : "?";
+    int glue = *len > 0 && !strncmp(tok, "##", 2) && tok[2];
+    if (glue) tok += 2;
+    int k = snprintf(text + *len, FEATURE_TEXT - *len, "%s%s", *len && !glue ? " " : "", tok);
+    *len = k < 0 ? *len : *len + (size_t)k >= FEATURE_TEXT ? FEATURE_TEXT - 1 : *len + (size_t)k;
+}
+
+static void describe(const samples *s, const pattern_feature *d, char *text) {
+    size_t len = 0;
+    text[0] = 0;
+    if (d->kind == PATTERN_BAG) {
+        append_id(s, d->word, text, &len);
+        return;
+    }
+    if (d->kind == PATTERN_GENUS) {
+        for (int i = 0; i < GENUS_PIECES && d->genus_word[i] >= 0; i++) append_id(s, d->genus_word[i], text, &len);
+        return;
+    }
+    for (int i = d->nl - 1; i >= 0; i--) append_id(s, d->left[i], text, &len);
+    int k = snprintf(text + len, FEATURE_TEXT - len, "%s_", len ? " " : "");
+    len = len + (size_t)k >= FEATURE_TEXT ? FEATURE_TEXT - 1 : len + (size_t)k;
+    for (int i = 0; i < d->nr; i++) append_id(s, d->right[i], text, &len);
+}
+
+void feature_text_find(const feature_text *t, int64_t e, const int64_t *feats, int n, char (*text)[FEATURE_TEXT]) {
+    intmap want; /* feature key -> position in feats */
+    intmap_init(&want);
+    for (int i = 0; i < n; i++) {
+        text[i][0] = 0;
+        intmap_put(&want, (int64_t)t->x->counts.key[feats[i]], i);
+    }
+    int64_t first, count, found = 0;
+    samples_range(t->s, e, &first, &count);
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(t->s));
+    pattern_feature d[PATTERN_MAX];
+    for (int64_t j = first; j < first + count && found < n; j++) {
+        pattern_sample ps;
+        pattern_sample_read(t->s, &t->genus, j, ids, &ps);
+        int nf = pattern_sample_features(&ps, &t->x->cfg, d);
+        for (int k = 0; k < nf; k++) {
+            int64_t i = intmap_get(&want, (int64_t)d[k].key);
+            if (i < 0 || text[i][0]) continue;
+            describe(t->s, &d[k], text[i]);
+            found++;
+        }
+    }
+    free(ids);
+    intmap_free(&want);
+}
