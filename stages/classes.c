@@ -1,6 +1,6 @@
 /* classes: the classes a corpus holds, proposed before any seed from its index alone — groups
  * of entities whose definitions share a head word ("composer — 97 entities"), ranked by size
- * and coherence, each with its most typical members (common/method/class_proposals.h); the
+ * and coherence, each with its most typical members (common/model/class_proposals.h); the
  * head words are read back from the run's samples. Prints TSV or JSON on stdout
  * (docs/classes.md). Cost: O(feature-entity pairs) to load and scan the index, then
  * O(genus pairs log) — well under a second for ~8k entities. */
@@ -14,7 +14,7 @@
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/log.h"
-#include "method/class_report.h"
+#include "model/class_report.h"
 
 int main(int argc, char **argv) {
     const char *run = NULL, *format = "tsv";

@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
     cluster_init(&argc, &argv);
     if (ids && cluster_size() > 1) die_usage("--ids runs as one process; only --samples splits across mpirun ranks");
     if (cluster_rank() == 0) catalog_begin_beside(out); /* --ids writes no artifact: the catalog goes where --catalog says, else cwd */
-    if (cluster_rank() == 0) blas_core_log();
+    if (cluster_rank() == 0) log_info("BLAS: OpenBLAS core %s", blas_core_summary());
     infer_model *m = xmalloc(sizeof *m * (size_t)model.n);
     for (int k = 0; k < model.n; k++) model_load(&m[k], model.v[k]);
     char buf[32];

@@ -4,7 +4,7 @@
  * the contrastive sets of this set's own expansion, the refinement of every model on them,
  * selection and ensemble again, the final search and the re-ranking (common/engine/engine.h).
  * Prints the ranking as TSV or JSON on stdout, with the set's name (the definition heads the
- * seeds share, common/method/set_name.h: in the JSON; beside the TSV on standard error) when
+ * seeds share, common/model/set_name.h: in the JSON; beside the TSV on standard error) when
  * --run gives the samples for the words, and, with --out, writes it as a `ranked`
  * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
  * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
@@ -24,7 +24,7 @@
 #include "catalog/catalog.h"
 #include "dataset/entitynames.h"
 #include "engine/engine.h"
-#include "method/set_name.h"
+#include "model/set_name.h"
 
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
 static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {

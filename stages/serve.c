@@ -22,8 +22,8 @@
 #include "serve/http.h"
 #include "serve/lexicon.h"
 #include "serve/ties.h"
-#include "method/feature_text.h"
-#include "method/genus_heads.h"
+#include "model/feature_text.h"
+#include "model/genus_heads.h"
 
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {

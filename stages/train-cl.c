@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
     const cl_preset *preset = cl_preset_find(preset_name);
     if (!preset) die_usage("--preset: expected wiki, apr or se2, found '%s'", preset_name);
     if (cluster_rank() == 0) catalog_begin(o.out); /* one catalog record for the whole job */
-    if (cluster_rank() == 0) blas_core_log();
+    if (cluster_rank() == 0) log_info("BLAS: OpenBLAS core %s", blas_core_summary());
 
     pairs_set pairs;
     pairs_read(&pairs, pairs_path);

@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
     if (!o.out) die_usage("--out is required");
     cluster_init(&argc, &argv);
     if (cluster_rank() == 0) catalog_begin(o.out); /* one catalog record for the whole job */
-    if (cluster_rank() == 0) blas_core_log();
+    if (cluster_rank() == 0) log_info("BLAS: OpenBLAS core %s", blas_core_summary());
     trainer t;
     trainer_open(&t, &o);
     trainer_start(&t);

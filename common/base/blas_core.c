@@ -9,7 +9,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "base/log.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -121,5 +120,3 @@ const char *blas_core_summary(void) {
     else snprintf(buf + n, sizeof buf - (size_t)n, ")");
     return buf;
 }
-
-void blas_core_log(void) { log_info("BLAS: OpenBLAS core %s", blas_core_summary()); }

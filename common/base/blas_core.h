@@ -47,7 +47,5 @@ const char *blas_core_origin(void);
 /* "Zen (OpenBLAS; CPU level AVX2)": the core, its origin, the CPU's level and, when the core
  * is not the one chosen for that level, ", whose best core is Cooperlake" (a static buffer). */
 const char *blas_core_summary(void);
-/* The line "BLAS: OpenBLAS core " + blas_core_summary() on stderr (log_info). */
-void blas_core_log(void);
 
 #endif

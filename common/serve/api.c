@@ -11,8 +11,8 @@
 
 #include "base/error.h"
 #include "format/tsv.h"
-#include "method/class_report.h"
-#include "method/set_name.h"
+#include "model/class_report.h"
+#include "model/set_name.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
 #define SUGGESTIONS 5

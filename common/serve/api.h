@@ -12,10 +12,10 @@
  *                                              features tying the entity to the seeds (api_contexts)
  *   GET  /api/export?seed=..&format=tsv|json   the expansion as a file (api_export)
  *   GET  /api/classes                          the classes the corpus holds, before any seed
- *                                              (common/method/class_proposals.h; computed on
+ *                                              (common/model/class_proposals.h; computed on
  *                                              the first call, then cached) (api_classes)
  *
- * An expansion's answer carries its set's name (common/method/set_name.h): the definition
+ * An expansion's answer carries its set's name (common/model/set_name.h): the definition
  * heads its seeds and accepted entities share, with their support in the list.
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
@@ -34,8 +34,8 @@
 #include <stdint.h>
 
 #include "artifacts/index.h"
-#include "method/feature_text.h"
-#include "method/genus_heads.h"
+#include "model/feature_text.h"
+#include "model/genus_heads.h"
 #include "serve/lexicon.h"
 #include "serve/request.h"
 #include "serve/ties.h"

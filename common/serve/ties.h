@@ -11,7 +11,7 @@
  * so a feature contributes only when e and at least one seed both hold it with PMI > 0.
  *
  * The features' text comes from the samples artifact the index was built from, through the
- * entity's own samples (common/method/feature_text.h).
+ * entity's own samples (common/model/feature_text.h).
  * Read-only after ties_open: any number of threads may call ties_explain at once. */
 #ifndef PROBEXPAN_SERVE_TIES_H
 #define PROBEXPAN_SERVE_TIES_H
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
-#include "method/feature_text.h"
+#include "model/feature_text.h"
 
 
 typedef struct ties ties;

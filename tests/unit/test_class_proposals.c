@@ -1,12 +1,12 @@
 /* test_class_proposals: the classes proposed from a hand-made index (common/method/
- * class_proposals.h) and the heads a set shares (common/method/genus_heads.h) — shares,
+ * class_proposals.h) and the heads a set shares (common/model/genus_heads.h) — shares,
  * sizes, coherence and ranking computed by hand; a head narrowed by a word its core holds more
  * than the corpus does; the set's heads with their support, best first; other feature kinds
  * ignored. */
 #include <string.h>
 
 #include "check.h"
-#include "method/class_proposals.h"
+#include "model/class_proposals.h"
 
 /* 8 entities. Features (keys: odd = n-gram, 0 mod 4 = bag word, 2 mod 4 = genus word):
  *   0 key 2  genus A: e0..e4 once or more, e5 once       -> shares 1,1,1,1,1, 1/4

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "method/feature_text.h"
-#include "method/genus_heads.h"
+#include "model/feature_text.h"
+#include "model/genus_heads.h"
 
 #define SET_NAME_HEADS 3 /* heads reported, best first */
 

@@ -1,5 +1,5 @@
 /* feature_text: the words behind a feature of the corpus index (contract in feature_text.h). */
-#include "method/feature_text.h"
+#include "model/feature_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

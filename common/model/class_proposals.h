@@ -20,14 +20,14 @@
  * by row. A class whose typical members are mostly (> half) the typical members of a
  * better-ranked class is dropped as its duplicate ("capital" and "city" of the same cities, or
  * a head narrowed by a word most of its typical members show).
- * Cost O(genus pairs log); no text is read (names: common/method/feature_text.h). */
+ * Cost O(genus pairs log); no text is read (names: common/model/feature_text.h). */
 #ifndef PROBEXPAN_CLASS_PROPOSALS_H
 #define PROBEXPAN_CLASS_PROPOSALS_H
 
 #include <stdint.h>
 
 #include "artifacts/index.h"
-#include "method/genus_heads.h"
+#include "model/genus_heads.h"
 
 typedef struct {
     int min_core; /* entities with share >= 1/2 a class needs (>= 1) */

@@ -1,5 +1,5 @@
 /* class_report: class proposals as JSON and TSV (contract in class_report.h). */
-#include "method/class_report.h"
+#include "model/class_report.h"
 
 #include "format/tsv.h"
 

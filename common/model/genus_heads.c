@@ -1,5 +1,5 @@
 /* genus_heads: the genus features of each entity, and a set's shared heads (contract in genus_heads.h). */
-#include "method/genus_heads.h"
+#include "model/genus_heads.h"
 
 #include <stdlib.h>
 #include <string.h>

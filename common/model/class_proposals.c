@@ -1,5 +1,5 @@
 /* class_proposals: classes of a corpus from its definitions' heads (contract in class_proposals.h). */
-#include "method/class_proposals.h"
+#include "model/class_proposals.h"
 
 #include <math.h>
 #include <stdlib.h>

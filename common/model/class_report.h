@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "method/class_proposals.h"
-#include "method/feature_text.h"
+#include "model/class_proposals.h"
+#include "model/feature_text.h"
 
 /* {"classes": [{"rank", "head", "word" (narrowing word or null), "entities", "core", "size", "coherence", "score", "members":
  * [{"eid", "name", "share", "count"}]}], "genus_features": N, "entities": E}. */

@@ -1,5 +1,5 @@
 /* set_name: the heads an expansion's set shares, in words (contract in set_name.h). */
-#include "method/set_name.h"
+#include "model/set_name.h"
 
 #include <stdio.h>
 #include <string.h>
