@@ -11,7 +11,8 @@
 # it, an inverted "Surname, Forename", is left out), the markup dropped: {cross-reference} -> its text, <category tags>
 # and <e-mail addresses> removed, the "(YYYY-MM-DD)" edit date removed. A company's
 # ", Inc." / ", Ltd." suffix is dropped from the headword (discovery would read the
-# part after the comma as a synonym). dictd's own 00-database-* entries are skipped.
+# part after the comma as a synonym). dictd's own entries (00-database-*, the "A%%%B" headword
+# of its information entry) are skipped.
 #
 # With -v classes=DIR: DIR/<class>.txt lists the headwords whose definition starts with
 # the class's category tag (one name a line) — FOLDOC's editors' own tags, a silver
@@ -20,7 +21,7 @@
 # organisations <body>, protocols (any tag with the part "protocol", e.g.
 # <networking, protocol>). Only the first tag group of a definition counts.
 function flush(   t, n, parts, i, cls) {
-    if (head == "" || head ~ /^00-database/) { head = ""; body = ""; return }
+    if (head == "" || head ~ /^00-database/ || head ~ /%%%/) { head = ""; others = ""; body = ""; return }
     t = body
     tag = ""
     if (match(t, /^ *<[^>@]*>/)) tag = substr(t, RSTART, RLENGTH)
