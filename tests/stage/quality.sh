@@ -37,25 +37,20 @@ if grep -Eq '^states +2 +0\.2000 +0\.2000 +0\.2000 +0\.2000 +0\.1000 +0\.0500 +0
 # without --pool the tables keep their columns
 [ "$(head -n1 "$WORK/all" | wc -w)" = 6 ] && pass evaluate_without_pool_columns || fail evaluate_without_pool_columns "$(head -n1 "$WORK/all")"
 
-# bad pool files: exit 3, file and line
-bad_pool() { rm -rf "$WORK/bp" && mkdir -p "$WORK/bp" && printf "$2" >"$WORK/bp/$1.tsv"; }
-bad_pool states 'Utah\t0\treason\nOhoi\t1\treason\n'
-expect_exit pool_unknown_name 3 'bp/states.tsv: line 2: unknown entity "Ohoi".*"Ohio"' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool states 'Utah\tyes\treason\n'
-expect_exit pool_bad_label 3 'bp/states.tsv: line 1: expected the label 1 \(a member\) or 0 \(not a member\) after the name, found "yes"' \
-    evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool states 'Utah\t2\n'
-expect_exit pool_label_two 3 'bp/states.tsv: line 1: expected the label 1' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool states 'Utah\n'
-expect_exit pool_no_label 3 'bp/states.tsv: line 1: expected name<TAB>1\|0<TAB>reason, found 1 field' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool states 'Utah\t1\tyes\n# later\n14\t0\tno\n'
-expect_exit pool_conflict 3 'bp/states.tsv: line 3: "14" \(eid 14\) judged 0 here and 1 at line 1' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool rivers 'Utah\t1\tx\n'
-expect_exit pool_unknown_class 3 'bp/rivers.tsv: "rivers" is not a class of' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool cities 'Chicago\t0\t\nNew York\t0\t\nnew_york\t0\t\nBoston\t0\t\n'
-expect_exit pool_empties_class 3 'bp/cities.tsv: the pool leaves class "cities" without a member' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
-bad_pool states 'Utah\t1\t\xff\n'
-expect_exit pool_bad_utf8 3 'bp/states.tsv' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
+# bad pool files: exit 3, file and line. bad_pool NAME CLASS CONTENT PATTERN: DIR/CLASS.tsv = CONTENT
+bad_pool() {
+    rm -rf "$WORK/bp" && mkdir -p "$WORK/bp" && printf "$3" >"$WORK/bp/$2.tsv"
+    expect_exit "$1" 3 "$4" evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
+}
+bad_pool pool_unknown_name states 'Utah\t0\treason\nOhoi\t1\treason\n' 'bp/states.tsv: line 2: unknown entity "Ohoi".*"Ohio"'
+bad_pool pool_bad_label states 'Utah\tyes\treason\n' \
+    'bp/states.tsv: line 1: expected the label 1 \(a member\) or 0 \(not a member\) after the name, found "yes"'
+bad_pool pool_label_two states 'Utah\t2\n' 'bp/states.tsv: line 1: expected the label 1'
+bad_pool pool_no_label states 'Utah\n' 'bp/states.tsv: line 1: expected name<TAB>1\|0<TAB>reason, found 1 field'
+bad_pool pool_conflict states 'Utah\t1\tyes\n# later\n14\t0\tno\n' 'bp/states.tsv: line 3: "14" \(eid 14\) judged 0 here and 1 at line 1'
+bad_pool pool_unknown_class rivers 'Utah\t1\tx\n' 'bp/rivers.tsv: "rivers" is not a class of'
+bad_pool pool_empties_class cities 'Chicago\t0\t\nNew York\t0\t\nnew_york\t0\t\nBoston\t0\t\n' 'bp/cities.tsv: the pool leaves class "cities" without a member'
+bad_pool pool_bad_utf8 states 'Utah\t1\t\xff\n' 'bp/states.tsv'
 rm -rf "$WORK/bp" && mkdir -p "$WORK/bp"
 expect_exit pool_empty_folder 3 'bp: no <class>.tsv file in the pool folder' evaluate --pool "$WORK/bp" "$WORK/ranked.mp"
 expect_exit pool_missing_folder 3 'nowhere: cannot open the pool folder' evaluate --pool "$WORK/nowhere" "$WORK/ranked.mp"
