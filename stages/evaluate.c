@@ -345,7 +345,7 @@ int main(int argc, char **argv) {
         {"ap-denominator", OPT_STRING, &ap_denominator, "all|non-seeds",
          "AP@K = (sum of P@i over the hits i <= K) / min(|G|, K), the seeds removed from the list; all: G = every member (the official protocol: a class of 7 with 3 seeds scores at most 4/7 at K = 10); non-seeds: G = the members that are not seeds of the query", 0, 0},
         {"pool", OPT_INPUT, &pool_dir, "DIR",
-         "pooled judgements: DIR/<class>.tsv, lines name<TAB>1|0<TAB>reason; names judged 1 join the class's gt, names judged 0 leave it; adds P@10, P@20 and unjudged@20 (top-20 names neither in gt nor judged) to the table and tsv", 0, 0},
+         "pooled judgements: DIR/<class>.tsv, lines name<TAB>1|0<TAB>reason; names judged 1 join the class's gt, names judged 0 leave it; adds P@10, P@20 and unjudged@20 (top-20 names neither in gt nor judged) to the per-run tables and --format tsv", 0, 0},
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},

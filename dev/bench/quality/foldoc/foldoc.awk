@@ -8,8 +8,9 @@
 # its definition indented below, entries separated by blank lines. Each entry becomes
 # "Headword , Other : definition" on one line (the dictionary-head layout discovery reads
 # as a name and its synonyms, README "No entity list"; another headword with a comma in
-# it, an inverted "Surname, Forename", is left out), the markup dropped: {cross-reference} -> its text, <category tags>
-# and <e-mail addresses> removed, the "(YYYY-MM-DD)" edit date removed. A company's
+# it, an inverted "Surname, Forename", is left out), the markup dropped: {cross-reference}
+# -> its text, <category tags> and <e-mail addresses> removed, the "(YYYY-MM-DD)" edit date
+# removed. A company's
 # ", Inc." / ", Ltd." suffix is dropped from the headword (discovery would read the
 # part after the comma as a synonym). dictd's own entries (00-database-*, the "A%%%B" headword
 # of its information entry) are skipped.
