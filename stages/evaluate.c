@@ -3,7 +3,11 @@
  * for K = 10, 20, 50, 100; MAP per class and overall (mean over queries). One
  * input prints a per-class table; several inputs print one side-by-side table
  * (rows: runs, columns: MAP@10/20/50 per dataset) so ablations compare in one
- * command. A `report` artifact (--out) keeps every number; --json prints it. */
+ * command. A `report` artifact (--out) keeps every number; --json prints it.
+ * --ap-denominator non-seeds leaves the seeds out of AP's |gt| (common/method/apk.h).
+ * --pool DIR adds a folder of pooled judgements (common/dataset/pool.h): members judged 1
+ * join their class's ground truth, and the tables gain P@10, P@20 and how many of each
+ * list's top 20 nobody judged (neither in gt nor in the pool). */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,7 @@
 #include "dataset/dataset.h"
 #include "dataset/entitynames.h"
 #include "dataset/judged.h"
+#include "dataset/pool.h"
 #include "base/error.h"
 #include "artifacts/expansions.h"
 #include "artifacts/report.h"
@@ -132,16 +137,64 @@ static void judged_gt(const expansion_set *es, gt_set *gs) {
     judged_free(&j);
 }
 
-/* Evaluates run rr; with --show, the shown lists as text in *shown (malloc'd, *shown_len bytes). */
-static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len) {
+/* --ap-denominator: "all" (the official protocol: every member, seeds too) or "non-seeds". */
+static const char *ap_denominator = "all";
+/* --pool DIR: pooled judgements of the dataset's classes. */
+static const char *pool_dir;
+
+/* What --pool adds per list: P@10, P@20 and the unjudged names among the first 20. */
+enum { POOL_P10, POOL_P20, POOL_UNJUDGED20, POOL_NSTAT };
+static const char *const pool_stat_names[POOL_NSTAT] = {"P@10", "P@20", "unjudged@20"};
+#define UNJUDGED_TOP 20
+
+/* The pool's judgements win over the class's ground truth: members judged 1 join it, names
+ * judged 0 leave it. Fills judged[c] with every entity the pool judged for class c. */
+static void add_pool(const report_run *rr, gt_set *gs, intmap *judged) {
+    pool_set p;
+    pool_read(pool_dir, rr->gt_path, &p);
+    int64_t added = 0, removed = 0;
+    for (int i = 0; i < p.n; i++) {
+        const pool_class *pc = &p.c[i];
+        int c = 0;
+        while (c < gs->n && strcmp(gs->c[c].class_name, pc->class_name)) c++;
+        if (c == gs->n) die_input(pc->path, NULL, "\"%s\" is not a class of %s (no gt/%s.txt)", pc->class_name, rr->gt_path, pc->class_name);
+        gt_class *g = &gs->c[c];
+        for (int64_t j = 0; j < pc->n; j++) intmap_put(&judged[c], pc->eid[j], pc->member[j]);
+        int64_t kept = 0;
+        for (int64_t m = 0; m < g->n; m++) {
+            int64_t label = intmap_get(&judged[c], g->members[m]);
+            if (label == 0) removed++;
+            else g->members[kept++] = g->members[m];
+            if (label == 1) intmap_put(&judged[c], g->members[m], 2); /* 2: judged 1 and in gt already */
+        }
+        g->n = kept;
+        g->members = xrealloc(g->members, sizeof(int64_t) * (size_t)(g->n + pc->n + 1));
+        for (int64_t j = 0; j < pc->n; j++)
+            if (intmap_get(&judged[c], pc->eid[j]) == 1) {
+                g->members[g->n++] = pc->eid[j];
+                added++;
+            }
+        if (!g->n) die_input(pc->path, NULL, "the pool leaves class \"%s\" without a member", pc->class_name);
+    }
+    log_info("%s: %lld judged members added to the gt, %lld gt members judged not members", pool_dir, (long long)added, (long long)removed);
+    pool_free(&p);
+}
+
+/* With --pool, *pool_stats gets POOL_NSTAT numbers per list (malloc'd). */
+static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len, double (**pool_stats)[POOL_NSTAT]) {
     gt_set gs;
     if (judged_path) judged_gt(&rr->es, &gs);
     else dataset_read_gt(rr->gt_path, &gs);
+    intmap *judged = xcalloc((size_t)gs.n + 1, sizeof *judged);
+    for (int c = 0; c < gs.n; c++) intmap_init(&judged[c]);
+    if (pool_dir) add_pool(rr, &gs, judged);
     intmap *members = xcalloc((size_t)gs.n, sizeof *members);
     for (int c = 0; c < gs.n; c++) {
         intmap_init(&members[c]);
         for (int64_t i = 0; i < gs.c[c].n; i++) intmap_put(&members[c], gs.c[c].members[i], i);
     }
+    int non_seeds = !strcmp(ap_denominator, "non-seeds");
+    double (*stats)[POOL_NSTAT] = pool_dir ? xcalloc((size_t)rr->es.n + 1, sizeof *stats) : NULL;
     expansion_set *es = &rr->es;
     rr->ap = xcalloc((size_t)es->n + 1, sizeof *rr->ap);
     rr->class_name = xmalloc(sizeof(char *) * (size_t)(es->n + 1));
@@ -162,7 +215,17 @@ static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len) {
             for (int s = 0; s < r->nseeds && !seed; s++) seed = r->seeds[s] == r->eids[i];
             if (!seed) list[n++] = r->eids[i];
         }
-        for (int k = 0; k < REPORT_NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], gs.c[c].n, report_ks[k]);
+        int64_t ngt = gs.c[c].n - (non_seeds ? seeds_in_gt(r->seeds, r->nseeds, &members[c]) : 0);
+        if (ngt < 1)
+            die_input(rr->gt_path, "gt/", "every member of class \"%s\" is a seed of its query %d: nothing is left to find (--ap-denominator non-seeds)",
+                      r->class_name, r->query + 1);
+        for (int k = 0; k < REPORT_NK; k++) rr->ap[q][k] = ap_at_k(list, n, &members[c], ngt, report_ks[k]);
+        if (stats) {
+            stats[q][POOL_P10] = precision_at_k(list, n, &members[c], 10);
+            stats[q][POOL_P20] = precision_at_k(list, n, &members[c], 20);
+            for (int i = 0; i < n && i < UNJUDGED_TOP; i++)
+                stats[q][POOL_UNJUDGED20] += intmap_get(&members[c], list[i]) < 0 && intmap_get(&judged[c], list[i]) < 0;
+        }
         if (shown && is_shown(es, q)) show_list(shown, r, list, n, &members[c]);
         int rc = 0;
         while (rc < rr->nclass && strcmp(rr->class_name[rc], r->class_name)) rc++;
@@ -177,27 +240,53 @@ static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len) {
         for (int k = 0; k < REPORT_NK; k++) rr->class_map[c][k] /= rr->class_queries[c];
     if (shown) fclose(shown);
     free(list);
-    for (int c = 0; c < gs.n; c++) intmap_free(&members[c]);
+    for (int c = 0; c < gs.n; c++) {
+        intmap_free(&members[c]);
+        intmap_free(&judged[c]);
+    }
     free(members);
+    free(judged);
     gt_set_free(&gs);
+    *pool_stats = stats;
 }
 
-static void print_single(const report_run *r) {
-    printf("%-24s %7s %8s %8s %8s %8s\n", "class", "queries", "MAP@10", "MAP@20", "MAP@50", "MAP@100");
-    for (int c = 0; c < r->nclass; c++) {
-        printf("%-24.24s %7d", r->class_name[c], r->class_queries[c]);
-        for (int k = 0; k < REPORT_NK; k++) printf(" %8.4f", r->class_map[c][k]);
+/* Mean of the --pool numbers over the lists of class `cls` (NULL: every list). */
+static void pool_means(const report_run *r, const double (*stats)[POOL_NSTAT], const char *cls, double mean[POOL_NSTAT]) {
+    int n = 0;
+    memset(mean, 0, sizeof(double) * POOL_NSTAT);
+    for (int q = 0; q < r->es.n; q++) {
+        if (cls && strcmp(r->es.r[q].class_name, cls)) continue;
+        for (int s = 0; s < POOL_NSTAT; s++) mean[s] += stats[q][s];
+        n++;
+    }
+    for (int s = 0; s < POOL_NSTAT; s++) mean[s] /= n ? n : 1;
+}
+
+/* One class's (or, cls NULL, the overall) --pool columns. */
+static void print_pool_columns(const report_run *r, const double (*stats)[POOL_NSTAT], const char *cls, const char *fmt) {
+    double mean[POOL_NSTAT];
+    pool_means(r, stats, cls, mean);
+    for (int s = 0; s < POOL_NSTAT; s++) printf(fmt, mean[s]);
+}
+
+static void print_single(const report_run *r, const double (*stats)[POOL_NSTAT]) {
+    printf("%-24s %7s %8s %8s %8s %8s", "class", "queries", "MAP@10", "MAP@20", "MAP@50", "MAP@100");
+    for (int s = 0; s < POOL_NSTAT && stats; s++) printf(" %11s", pool_stat_names[s]);
+    putchar('\n');
+    for (int c = 0; c <= r->nclass; c++) {
+        const double *m = c < r->nclass ? r->class_map[c] : r->overall;
+        printf("%-24.24s %7d", c < r->nclass ? r->class_name[c] : "overall", c < r->nclass ? r->class_queries[c] : r->es.n);
+        for (int k = 0; k < REPORT_NK; k++) printf(" %8.4f", m[k]);
+        if (stats) print_pool_columns(r, stats, c < r->nclass ? r->class_name[c] : NULL, " %11.4f");
         putchar('\n');
     }
-    printf("%-24s %7d", "overall", r->es.n);
-    for (int k = 0; k < REPORT_NK; k++) printf(" %8.4f", r->overall[k]);
-    putchar('\n');
 }
 
 /* --format tsv: one row per run and class (and "overall"), every MAP@K. */
-static void print_tsv(const report_run *rr, int nr) {
+static void print_tsv(const report_run *rr, int nr, double (*const *stats)[POOL_NSTAT]) {
     printf("run\tdataset\tclass\tqueries");
     for (int k = 0; k < REPORT_NK; k++) printf("\tMAP@%d", report_ks[k]);
+    for (int s = 0; s < POOL_NSTAT && pool_dir; s++) printf("\t%s", pool_stat_names[s]);
     putchar('\n');
     for (int i = 0; i < nr; i++) {
         const report_run *r = &rr[i];
@@ -206,6 +295,7 @@ static void print_tsv(const report_run *rr, int nr) {
             printf("%s\t%s\t%s\t%d", r->label, r->dataset, c < r->nclass ? r->class_name[c] : "overall",
                    c < r->nclass ? r->class_queries[c] : r->es.n);
             for (int k = 0; k < REPORT_NK; k++) printf("\t%.6f", m[k]);
+            if (stats[i]) print_pool_columns(r, stats[i], c < r->nclass ? r->class_name[c] : NULL, "\t%.6f");
             putchar('\n');
         }
     }
@@ -252,6 +342,10 @@ int main(int argc, char **argv) {
         {"json", OPT_FLAG, &json, NULL, "print the report as JSON on stdout instead of the tables (= --format json)", 0, 0},
         {"format", OPT_STRING, &format, "table|tsv|json", "stdout: tables for a person, tsv (a row per run and class, every MAP@K) or the report as JSON", 0, 0},
         {"judged", OPT_INPUT, &judged_path, "FILE", "score against your own judgements instead of gt/: ITEM<TAB>LABEL per line, ITEM an eid or a name, LABEL >= 1 = member (every class of the input)", 0, 0},
+        {"ap-denominator", OPT_STRING, &ap_denominator, "all|non-seeds",
+         "AP@K = (sum of P@i over the hits i <= K) / min(|G|, K), the seeds removed from the list; all: G = every member (the official protocol: a class of 7 with 3 seeds scores at most 4/7 at K = 10); non-seeds: G = the members that are not seeds of the query", 0, 0},
+        {"pool", OPT_INPUT, &pool_dir, "DIR",
+         "pooled judgements: DIR/<class>.tsv, lines name<TAB>1|0<TAB>reason; names judged 1 join the class's gt, names judged 0 leave it; adds P@10, P@20 and unjudged@20 (top-20 names neither in gt nor judged) to the per-run tables and --format tsv", 0, 0},
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
@@ -267,12 +361,16 @@ int main(int argc, char **argv) {
     if (!strcmp(format, "json")) json = 1;
     else if (!tsv && strcmp(format, "table")) die_usage("--format: expected table, tsv or json, found '%s'", format);
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
+    if (strcmp(ap_denominator, "all") && strcmp(ap_denominator, "non-seeds"))
+        die_usage("--ap-denominator: expected all or non-seeds, found '%s'", ap_denominator);
+    if (pool_dir && judged_path) die_usage("--pool adds to a dataset's gt/: it does not go with --judged");
     const char *eq = out ? NULL : strchr(argv[first], '=');
     catalog_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
 
     report_run *rr = xcalloc((size_t)nr, sizeof *rr);
     char **shown = xcalloc((size_t)nr, sizeof *shown);
     size_t *shown_len = xcalloc((size_t)nr, sizeof *shown_len);
+    double (**pool_stats)[POOL_NSTAT] = xcalloc((size_t)nr, sizeof *pool_stats);
     for (int i = 0; i < nr; i++) {
         const char *arg = argv[first + i], *sep = strchr(arg, '=');
         struct stat st;
@@ -292,7 +390,7 @@ int main(int argc, char **argv) {
         for (int j = 0; j < i; j++)
             if (!strcmp(rr[j].label, r->label) && !strcmp(rr[j].dataset, r->dataset))
                 die_usage("two inputs labelled '%s' on dataset '%s': name them LABEL=FILE", r->label, r->dataset);
-        evaluate_run(r, &shown[i], &shown_len[i]);
+        evaluate_run(r, &shown[i], &shown_len[i], &pool_stats[i]);
     }
 
     msgpack_sbuffer sb;
@@ -309,14 +407,14 @@ int main(int argc, char **argv) {
         putchar('\n');
         msgpack_unpacked_destroy(&u);
     } else if (tsv) {
-        print_tsv(rr, nr);
+        print_tsv(rr, nr, pool_stats);
     } else if (nr == 1) {
-        print_single(&rr[0]);
+        print_single(&rr[0], pool_stats[0]);
     } else {
         print_side_by_side(rr, nr);
         for (int i = 0; i < nr && per_class; i++) {
             printf("\n%s on %s:\n", rr[i].label, rr[i].dataset);
-            print_single(&rr[i]);
+            print_single(&rr[i], pool_stats[i]);
         }
     }
     for (int i = 0; i < nr && !json && !tsv; i++)
@@ -348,10 +446,12 @@ int main(int argc, char **argv) {
         queries += rr[i].es.n;
         report_run_free(&rr[i]);
         free(shown[i]);
+        free(pool_stats[i]);
     }
     free(rr);
     free(shown);
     free(shown_len);
+    free(pool_stats);
     log_done("%d runs, %d queries evaluated", nr, queries);
     return 0;
 }
