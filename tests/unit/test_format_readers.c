@@ -127,10 +127,8 @@ static void test_link_markup(void) {
 
 static void test_linked_names(void) {
     linked_names *l = linked_names_new();
-    linked_names_add(l, "IBM", 3);
-    linked_names_add(l, "C", 1);
-    linked_names_add(l, "IBM", 3);
-    linked_names_add(l, "", 0);
+    const char *links[] = {"IBM", "C", "IBM", ""}; /* an empty name is not counted */
+    for (int i = 0; i < 4; i++) linked_names_add(l, links[i], strlen(links[i]));
     linked_name *v;
     int64_t n = linked_names_sorted(l, &v);
     CHECK_EQ_INT(n, 2);
