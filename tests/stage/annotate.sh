@@ -193,11 +193,13 @@ expect_exit blank_file 3 'blank\.txt: line 1: no text' annotate --entities st.ts
 expect_exit empty_stdin 3 'stdin: line 1: no text' annotate --entities st.tsv --out o/x - </dev/null
 mkdir -p mixed && printf 'Ohio is here.\n' >mixed/a.txt && : >mixed/b.txt
 expect_exit empty_file_in_folder 3 'mixed/b\.txt: line 1: no text' annotate --entities st.tsv --out o/x mixed
-# a line of 210,000 bytes (over the reader's 64 KiB buffer): streamed, every mention found;
-# over --max-line it is bad input, in any format
-awk 'BEGIN { for (i = 0; i < 15000; i++) printf "Ohio is here. "; print "" }' >longline.txt
-ann --entities st.tsv --out o/longline longline.txt
-[ "$(jq -s '[.[].entityMentions | length] | add' o/longline/sentences.json)" = 15000 ] && pass long_line_streamed || fail long_line_streamed
+# a line of 280,000 bytes (over the reader's 64 KiB pieces and the 256 KiB detection sample):
+# streamed, every mention found, in every format; over --max-line it is bad input, in any format
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "Ohio is here. "; print "" }' >longline.txt
+for f in auto plain lines dictd markdown html; do
+    ann --format $f --entities st.tsv --out o/longline longline.txt
+    [ "$(jq -s '[.[].entityMentions | length] | add' o/longline/sentences.json)" = 20000 ] && pass long_line_streamed_$f || fail long_line_streamed_$f
+done
 for f in plain lines dictd markdown html; do
     expect_exit "long_line_$f" 3 'longline\.txt: line 1: line longer than 100000 bytes' \
         annotate --format $f --max-line 100000 --entities st.tsv --out o/x longline.txt
