@@ -1,7 +1,8 @@
 /* annotate: plain text + an entity list -> a dataset folder (docs/design.md §2).
  *
- * Reads documents (files, folders, archives or stdin; one per file, or one per
- * line with --lines), splits them into sentences and word tokens
+ * Reads documents (files, folders, archives or stdin) in their format (--format:
+ * plain, lines, dictd, markdown, html, detected per document by default;
+ * text_reader.h), markup stripped and linked names counted, splits them into sentences and word tokens
  * (sentence_split.h), finds entity mentions by longest match over token
  * sequences (mention_matcher.h; aliases map to their entity), and writes
  * entity2id.txt and sentences.json (and aliases.txt when the list has aliases),
@@ -38,13 +39,15 @@
 #include "base/rng.h"
 #include "dataset/names_file.h"
 #include "text/sentence_split.h"
+#include "text/linked_names.h"
+#include "text/text_reader.h"
 #include "text/text_source.h"
 #include "discover/discover.h"
 #include "discover/sentence_spool.h"
 
 /* ---------------- options ---------------- */
 
-static const char *opt_entities, *opt_out, *opt_classes;
+static const char *opt_entities, *opt_out, *opt_classes, *opt_format = "auto";
 static int opt_lines, opt_ids, opt_ignore_case, opt_min_mentions = 1, opt_max_words = 150;
 static int opt_queries = 5, opt_seed_pool = 0, opt_discover, opt_force;
 static long opt_max_line = 100000000;
@@ -258,11 +261,8 @@ typedef struct {
     splitter *sp;
     FILE *spool;
     char *article;         /* current articleId */
-    char idbuf[4096];      /* --ids: the id being read */
-    size_t idlen;
-    int in_id, id_overflow;
     int64_t docs, sentences, with_mention, mentions;
-    size_t line_len;       /* --lines: bytes of text in the current line */
+    linked_names *links;   /* names the text's link markup pointed at */
     progress prog;
     discover *disc;        /* --discover: the counts, and the sentences kept for pass 1 */
     sentence_spool *sent;
@@ -338,68 +338,28 @@ static void replay_sentence(void *ctx, const char *article, char **tok, int n) {
     on_sentence(p, tok, n);
 }
 
-static void on_begin(void *ctx, const char *doc) {
+/* The clean documents of text_reader.h. */
+static void on_document(void *ctx, const char *article) {
     pass1 *p = ctx;
-    if (opt_lines) return;
     free(p->article);
-    p->article = xstrdup(doc);
+    p->article = xstrdup(article);
     p->docs++;
-    progress_update(&p->prog, p->docs);
+    if ((p->docs & 1023) == 0 || p->docs < 1024) progress_update(&p->prog, p->docs);
 }
 
-static void on_line(void *ctx, const char *doc, int64_t lineno, const char *text, size_t len, int eol) {
+static void on_text(void *ctx, const char *s, size_t len) {
     pass1 *p = ctx;
-    if (!opt_lines) {
-        splitter_feed(p->sp, text, len);
-        if (eol) splitter_feed(p->sp, "\n", 1);
-        return;
-    }
-    if (opt_ids && p->in_id) {
-        const char *tab = memchr(text, '\t', len);
-        size_t take = tab ? (size_t)(tab - text) : len;
-        if (p->idlen + take >= sizeof p->idbuf) p->id_overflow = 1;
-        else memcpy(p->idbuf + p->idlen, text, take), p->idlen += take;
-        char where[32];
-        snprintf(where, sizeof where, "line %lld", (long long)lineno);
-        if (!tab && eol) {
-            if (!len && !p->idlen) { p->in_id = 1; return; } /* blank line */
-            die_input(doc, where, "expected ID<TAB>text (--ids), found no tab");
-        }
-        if (!tab) return;
-        if (p->id_overflow) die_input(doc, where, "document id longer than %zu bytes", sizeof p->idbuf - 1);
-        p->idbuf[p->idlen] = 0;
-        free(p->article);
-        p->article = xstrdup(p->idbuf);
-        p->in_id = 0;
-        text = tab + 1;
-        len -= take + 1;
-    } else if (!opt_ids && p->in_id) {
-        free(p->article);
-        p->article = xasprintf("%s:%lld", doc, (long long)lineno);
-        p->in_id = 0;
-    }
-    splitter_feed(p->sp, text, len);
-    p->line_len += len;
-    if (p->line_len > (size_t)opt_max_line) {
-        char where[32];
-        snprintf(where, sizeof where, "line %lld", (long long)lineno);
-        die_input(doc, where, "line longer than %ld bytes (--max-line); with --lines each line is one document", opt_max_line);
-    }
-    if (eol) {
-        splitter_end_document(p->sp);
-        if (p->line_len) p->docs++; /* a blank line is no document */
-        p->line_len = 0;
-        p->in_id = 1;
-        p->idlen = 0;
-        p->id_overflow = 0;
-        if ((p->docs & 1023) == 0) progress_update(&p->prog, p->docs);
-    }
+    splitter_feed(p->sp, s, len);
 }
 
-static void on_end(void *ctx, const char *doc) {
-    (void)doc;
+static void on_document_end(void *ctx) {
     pass1 *p = ctx;
-    if (!opt_lines) splitter_end_document(p->sp);
+    splitter_end_document(p->sp);
+}
+
+static void on_link(void *ctx, const char *name, size_t len) {
+    pass1 *p = ctx;
+    linked_names_add(p->links, name, len);
 }
 
 /* ---------------- pass 2: filter and write sentences.json ---------------- */
@@ -755,10 +715,11 @@ int main(int argc, char **argv) {
         {"min-pmi", OPT_DOUBLE, &opt_dp.min_pmi, "X", "with --discover: concordance (PMI of the weakest split) a multi-word name needs", -1e9, 1e9},
         {"no-heads", OPT_FLAG, &opt_dp.no_heads, NULL, "with --discover: do not read the names before a sentence's first \":\" as a headword and its synonyms (for text whose lines start \"Alice , Bob : ...\" for another reason)", 0, 0},
         {"min-alone", OPT_DOUBLE, &opt_dp.min_alone, "X", "with --discover: share of a name's occurrences that must be a whole run of capitalised words (not a part of a longer one: drops first names, titles, \"River\")", 0, 1},
-        {"max-line", OPT_LONG, &opt_max_line, "BYTES", "with --lines: longest line (document) accepted; a longer one is bad input", 1, 1e15},
+        {"format", OPT_STRING, &opt_format, "NAME", "layout of the text: auto (detected per document, and logged), plain (wrapped prose: paragraphs between blank lines), lines (one document per line), dictd (headword at column 0, definition indented below: read as \"Headword : definition\"), markdown, html; docs/input-formats.md", 0, 0},
+        {"max-line", OPT_LONG, &opt_max_line, "BYTES", "longest line accepted (any format); a longer one is bad input", 1, 1e15},
         {"out", OPT_STRING, &opt_out, "PATH", "output dataset folder, or an archive ending in .tar.gz/.tgz", 0, 0},
-        {"lines", OPT_FLAG, &opt_lines, NULL, "one document per line (else one per file)", 0, 0},
-        {"ids", OPT_FLAG, &opt_ids, NULL, "with --lines: each line is ID<TAB>text, ID becomes the articleId", 0, 0},
+        {"lines", OPT_FLAG, &opt_lines, NULL, "one document per line: the same as --format lines", 0, 0},
+        {"ids", OPT_FLAG, &opt_ids, NULL, "each line is ID<TAB>text, ID becomes the articleId (the lines format; implied with --format auto)", 0, 0},
         {"ignore-case", OPT_FLAG, &opt_ignore_case, NULL, "match names regardless of case (Unicode case folding)", 0, 0},
         {"min-mentions", OPT_INT, &opt_min_mentions, "N", "drop entities with fewer mentions (and their mentions)", 0, 1e9},
         {"max-words", OPT_INT, &opt_max_words, "N", "drop sentences of more than N words (tokens), as build-samples --max-words", 1, 100000},
@@ -772,13 +733,19 @@ int main(int argc, char **argv) {
     const cli_spec spec = {
         "annotate", "plain text + entity list (or --discover) -> dataset folder (entity2id.txt, sentences.json, gt/, query/)",
         "[options] (--entities FILE | --discover) --out PATH [TEXT...]   (TEXT: files, folders, archives; none or - = stdin)",
-        "annotate --lines --entities names.tsv --classes classes/ --min-mentions 3 --out mydata corpus.txt",
+        "annotate --entities names.tsv --classes classes/ --min-mentions 3 --out mydata corpus.txt",
         "tokenize (next step), examples/wordnet/build.sh", opts, CLI_ANY_ARGS};
     discover_params_default(&opt_dp);
     int first = cli_parse(&spec, argc, argv);
     if (!opt_entities == !opt_discover) die_usage("give exactly one of --entities and --discover (try 'annotate --help')");
     if (!opt_out) die_usage("--out is required (try 'annotate --help')");
-    if (opt_ids && !opt_lines) die_usage("--ids needs --lines");
+    text_reader_options ro = {TEXT_FORMAT_AUTO, opt_ids, opt_max_line};
+    if (text_format_parse(opt_format, &ro.format) != 0)
+        die_usage("--format %s: expected auto, plain, lines, dictd, markdown or html", opt_format);
+    if (opt_lines && ro.format != TEXT_FORMAT_AUTO && ro.format != TEXT_FORMAT_LINES)
+        die_usage("--lines is --format lines: it cannot go with --format %s", opt_format);
+    if (opt_lines || (opt_ids && ro.format == TEXT_FORMAT_AUTO)) ro.format = TEXT_FORMAT_LINES;
+    if (opt_ids && ro.format != TEXT_FORMAT_LINES) die_usage("--ids needs the lines format (--format lines)");
     char *out_parent = parent_dir(opt_out);
     if (!is_dir(out_parent)) die_usage("--out: folder %s does not exist", out_parent);
     if (is_archive_out(opt_out)) paths_output(opt_out, "--out");
@@ -800,7 +767,7 @@ int main(int argc, char **argv) {
     if (!spool_path) die_errno("cannot create a temporary file in %s", out_parent);
     free(spool_prefix);
     pass1 p = {0};
-    p.in_id = 1;
+    p.links = linked_names_new();
     p.spool = fdopen(fd, "w");
     if (!p.spool) die_errno("cannot open %s", spool_path);
     if (opt_discover) {
@@ -809,10 +776,18 @@ int main(int argc, char **argv) {
     }
     p.sp = splitter_new(opt_max_words, opt_discover ? on_sentence_discover : on_sentence, &p);
     progress_start(&p.prog, "reading", "documents", 0);
-    text_sink sink = {&p, on_begin, on_line, on_end};
-    if (first >= argc) text_source_read("-", &sink);
-    for (int i = first; i < argc; i++) text_source_read(argv[i], &sink);
+    clean_sink docs = {&p, on_document, on_text, on_document_end, on_link};
+    text_reader *reader = text_reader_new(&ro, &docs);
+    if (first >= argc) text_reader_read(reader, "-");
+    for (int i = first; i < argc; i++) text_reader_read(reader, argv[i]);
     progress_end(&p.prog);
+    text_reader_summary(reader);
+    text_reader_free(reader);
+    if (linked_names_links(p.links)) {
+        char a[32], b[32];
+        log_info("%s links to %s distinct names", fmt_count(a, linked_names_links(p.links)),
+                 fmt_count(b, linked_names_distinct(p.links)));
+    }
     if (opt_discover) {
         discovered_name *names;
         int64_t nn = discover_finish(p.disc, &names);
@@ -868,6 +843,7 @@ int main(int argc, char **argv) {
              fmt_count(a, p.docs), fmt_count(b, sentences), fmt_count(c, mentions), fmt_count(d, kept),
              fmt_count(e2, dropped), opt_min_mentions, opt_classes ? f : "");
     free(p.article);
+    linked_names_free(p.links);
     free(spool_path);
     free(copy);
     free(out_parent);

@@ -1,5 +1,6 @@
 # annotate: sentence splitting, longest match, aliases, case, --min-mentions,
-# --max-words, inputs (files, --lines/--ids, stdin, archives), .tar.gz output,
+# --max-words, inputs (files, --lines/--ids, stdin, archives), input formats
+# (--format: detection, plain/lines/dictd/markdown/html, link markup), .tar.gz output,
 # gt/queries, every bad-input case (exit 3, message, no partial output), and the
 # WordNet example builder on the hand-written fake WordNet in tests/fixtures/wordnet.
 # All expectations below are worked out by hand from the texts written here.
@@ -107,6 +108,62 @@ if [ "$(wc -l <o/c1/query/states.txt)" -eq 4 ] &&
     pass queries_from_top_members_deterministic; else fail queries_from_top_members_deterministic "$(cat o/c1/query/states.txt)"; fi
 [ ! -e o/c1/gt/myths.txt ] && grep -q 'class myths: 0 member' err && pass small_class_skipped || fail small_class_skipped
 
+# --- input formats: detected per document, logged; markup stripped, links kept --------
+# hard-wrapped prose: a sentence across line breaks stays whole (--lines cuts it at every line)
+cat >wrapped.txt <<'EOF2'
+The state of Ohio lies east of Iowa and its largest city is Columbus which
+sits on the Scioto River near the middle of the state and has grown for two
+hundred years while Utah lies far to the west of both of them beyond the wide
+plains of Nebraska and the mountains of Colorado where the rivers run west to
+the sea and the sun sets late in the summer over the long and quiet valleys
+of the desert. Iowa grows corn.
+EOF2
+annotate --entities st.tsv --out o/wr wrapped.txt 2>err
+[ "$(jq -c '[(.tokens | length), [.entityMentions[].text]]' o/wr/sentences.json | tr -d '\n')" = '[81,["Ohio","Iowa","Utah"]][4,["Iowa"]]' ] &&
+   grep -q 'wrapped\.txt: format plain (detected: 5 of 5 line breaks end a full line of 77 columns: hard-wrapped text)' err &&
+    pass format_plain_wrapped || fail format_plain_wrapped "$(grep format err; jq -c '.tokens | length' o/wr/sentences.json | tr '\n' ' ')"
+ann --lines --entities st.tsv --out o/wrl wrapped.txt
+[ "$(jq -c '.tokens | length' o/wrl/sentences.json | tr '\n' ' ')" = '15 16 4 ' ] && pass format_lines_cuts_wrapped || fail format_lines_cuts_wrapped
+# one sentence per line, the last words of a line with no final stop: each line its own document
+printf 'Ohio in the east\nIowa in the middle of the country with corn\nUtah in the west\nOhio again\nIowa and Utah\nthe end of the list\n' >perline.txt
+annotate --entities st.tsv --out o/pl perline.txt 2>err
+[ "$(jq -c .articleId o/pl/sentences.json | tr '\n' ' ')" = '"perline.txt:1" "perline.txt:2" "perline.txt:3" "perline.txt:4" "perline.txt:5" ' ] &&
+   grep -q 'perline\.txt: format lines (detected: ' err && pass format_lines_detected || fail format_lines_detected "$(grep format err)"
+# dictd: "Headword , Variant : definition", the category tag kept as words, {links} stripped
+printf 'Ohio\nIowa\nPascal\nBlaise Pascal\nAT&T\n' >dict.tsv
+cat >dict.txt <<'EOF2'
+00-database-short
+     A test dictionary
+
+Pascal
+PASCAL
+
+   <programming language> (After {Blaise Pascal}) A language.
+   It was {AT&T}'s rival.
+
+   (1995-01-01)
+
+Ohio
+
+   <state> A state east of {Iowa}.
+EOF2
+annotate --entities dict.tsv --out o/dict dict.txt 2>err
+[ "$(jq -r '.tokens | join(" ")' o/dict/sentences.json)" = "$(printf '%s\n' 'Pascal , PASCAL : programming language ( After Blaise Pascal ) A language .' \
+    "It was AT&T 's rival ." 'Ohio : state A state east of Iowa .')" ] &&
+   grep -q 'dict\.txt: format dictd (detected: 3 headwords at column 0 followed by indented blocks; {link} markup: 3 links)' err &&
+   grep -q 'dictd: 2 entries read as "Headword : definition"' err && grep -q '3 links to 3 distinct names' err &&
+    pass format_dictd || fail format_dictd "$(jq -r '.tokens | join(" ")' o/dict/sentences.json; grep -e format -e links err)"
+printf '# Ohio\n\nSee [Iowa](https://iowa.gov) and **Utah**.\n\n- Ohio\n- Utah\n\n```\nIowa in code\n```\n' >notes.md
+ann --entities st.tsv --out o/md notes.md
+[ "$(jq -r '.tokens | join(" ")' o/md/sentences.json | tr '\n' '|')" = 'Ohio|See Iowa and Utah .|Ohio|Utah|' ] && pass format_markdown || fail format_markdown
+printf '<html><head><title>Ohio</title><script>var Iowa;</script></head>\n<body><p><a href="x">Iowa</a> &amp; Utah &#233;t&eacute;</p></body></html>\n' >page.html
+ann --entities st.tsv --out o/html page.html
+[ "$(jq -r '.tokens | join(" ")' o/html/sentences.json | tr '\n' '|')" = 'Ohio|Iowa & Utah été|' ] && pass format_html || fail format_html "$(jq -r '.tokens | join(" ")' o/html/sentences.json)"
+# told --format plain, the same file keeps its layout: headwords and definitions apart, the tag as markup
+ann --format plain --entities dict.tsv --out o/dplain dict.txt
+[ "$(jq -r '.tokens | join(" ")' o/dplain/sentences.json | head -n 2 | tr '\n' '|')" = 'Pascal PASCAL|<programming language> ( After Blaise Pascal ) A language .|' ] &&
+    pass format_told_plain || fail format_told_plain "$(jq -r '.tokens | join(" ")' o/dplain/sentences.json | head -n 2)"
+
 # --- bad input: exit 3, message naming file and line, nothing left behind ----------
 printf 'Ohio is fine.\nbad \377 byte\n' >bad.txt
 expect_exit bad_utf8_text 3 'bad\.txt: line 2, byte 5: invalid UTF-8' annotate --entities st.tsv --out o/x bad.txt
@@ -126,7 +183,31 @@ expect_exit unreadable_archive_member 3 'trunc\.tar\.gz: d/big\.txt: unreadable 
 printf 'no tab here\n' >noids.txt
 expect_exit ids_without_tab 3 'noids\.txt: line 1: expected ID<TAB>text' annotate --lines --ids --entities st.tsv --out o/x noids.txt
 expect_exit missing_out_is_usage 2 '--out is required' annotate --entities st.tsv st.txt
-[ -z "$(ls -A o | grep -v -e '^d1$' -e '^cs$' -e '^ci$' -e '^mm$' -e '^e2i$' -e '^mt$' -e '^ids$' -e '^lines$' -e '^arch.tar.gz$' -e '^fold$' -e '^zu$' -e '^c1$' -e '^c2$' -e '^comm$' -e '^catalog')" ] &&
+# input formats (--format, docs/input-formats.md): bad input of any format
+printf 'Ohio is here.\n\000\001binary' >bin.dat
+expect_exit binary_text 3 'bin\.dat: line 2, byte 1: NUL byte' annotate --entities st.tsv --out o/x bin.dat
+: >empty.txt
+expect_exit empty_file 3 'empty\.txt: line 1: no text' annotate --entities st.tsv --out o/x empty.txt
+printf ' \n\t\n' >blank.txt
+expect_exit blank_file 3 'blank\.txt: line 1: no text' annotate --entities st.tsv --out o/x blank.txt
+expect_exit empty_stdin 3 'stdin: line 1: no text' annotate --entities st.tsv --out o/x - </dev/null
+mkdir -p mixed && printf 'Ohio is here.\n' >mixed/a.txt && : >mixed/b.txt
+expect_exit empty_file_in_folder 3 'mixed/b\.txt: line 1: no text' annotate --entities st.tsv --out o/x mixed
+# a line of 280,000 bytes (over the reader's 64 KiB pieces and the 256 KiB detection sample):
+# streamed, every mention found, in every format; over --max-line it is bad input, in any format
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "Ohio is here. "; print "" }' >longline.txt
+for f in auto plain lines dictd markdown html; do
+    ann --format $f --entities st.tsv --out o/longline longline.txt
+    [ "$(jq -s '[.[].entityMentions | length] | add' o/longline/sentences.json)" = 20000 ] && pass long_line_streamed_$f || fail long_line_streamed_$f
+done
+for f in plain lines dictd markdown html; do
+    expect_exit "long_line_$f" 3 'longline\.txt: line 1: line longer than 100000 bytes' \
+        annotate --format $f --max-line 100000 --entities st.tsv --out o/x longline.txt
+done
+expect_exit format_unknown 2 '--format rtf: expected auto, plain' annotate --format rtf --entities st.tsv --out o/x st.txt
+expect_exit format_lines_conflict 2 '--lines is --format lines' annotate --lines --format plain --entities st.tsv --out o/x st.txt
+expect_exit format_ids_needs_lines 2 '--ids needs the lines format' annotate --ids --format dictd --entities st.tsv --out o/x st.txt
+[ -z "$(ls -A o | grep -v -e '^d1$' -e '^cs$' -e '^ci$' -e '^mm$' -e '^e2i$' -e '^mt$' -e '^ids$' -e '^lines$' -e '^arch.tar.gz$' -e '^fold$' -e '^zu$' -e '^c1$' -e '^c2$' -e '^comm$' -e '^longline$' -e '^wr$' -e '^wrl$' -e '^pl$' -e '^dict$' -e '^md$' -e '^html$' -e '^dplain$' -e '^catalog')" ] &&
     pass no_partial_output || fail no_partial_output "$(ls -A o | tr '\n' ' ')"
 annotate --help | grep -q '^e.g.:' && pass help || fail help
 
