@@ -90,10 +90,12 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
     }
     json_t *kept = json_array();
     for (int i = 0; i < r->models_kept; i++) json_array_append_new(kept, json_integer(r->kept[i] + 1));
-    json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:f,s:o}", "variant", variant, "seeds",
+    json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:b,s:{s:f,s:f,s:f},s:f,s:o}", "variant", variant, "seeds",
                           entity_list(x, r->seeds, r->nseeds), "negative_seeds", entity_list(x, r->negatives, r->nnegatives),
                           "accepted", entity_list(x, r->accepted, r->naccepted), "models_kept", kept, "positives", r->n_pos,
-                          "negatives", r->n_neg, "seconds", r->seconds, "entities", items);
+                          "negatives", r->n_neg, "refinement_used", r->refinement_used, "holdout", "model1",
+                          r->holdout_single, "ensemble", r->holdout_unrefined, "refined", r->holdout_refined, "seconds",
+                          r->seconds, "entities", items);
     if (name) json_object_set(o, "set_name", name);
     json_dumpf(o, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
     putchar('\n');
@@ -242,6 +244,7 @@ int main(int argc, char **argv) {
         {"background", OPT_INT, &q.background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000},
         PATTERN_CONTRAST_CLI_OPTIONS(q.contrast, "refinement"),
         {"cl-steps-accepted", OPT_INT, &q.accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000},
+        {"refine-check", OPT_INT, &q.refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1},
         {"select", OPT_INT, &q.select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1},
         {"select-features", OPT_INT, &q.features.top, "N", "--select: features selected", 1, 1000000},
         {"select-min-share", OPT_INT, &q.features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000},

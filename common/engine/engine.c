@@ -124,6 +124,7 @@ engine_request engine_request_defaults(void) {
     q.select_grow = 10;
     q.select_size = 50;
     q.select_others = 500;
+    q.refine_check = 1;
     return q;
 }
 
@@ -421,6 +422,34 @@ static void select_features(call *c, int ensemble, const seedfeat_opts *feat, co
     free(set);
 }
 
+/* The seeds' held-out score of the mean of models[0..k-1] (refined by ref or not): over every
+ * ordered pair (a, s) of known members, s's reciprocal rank in r(a) among s and the entities
+ * that are not members (ties count against s); the mean over the pairs, in (0, 1], higher =
+ * the members find each other first. O(members^2 + members x row length). */
+static double members_holdout_score(call *c, const int *models, int k, pattern_refinement *const *ref) {
+    model_rows r;
+    rows_init(&r, c->g, models, k, ref, c->scratch, c->mark);
+    double total = 0;
+    int pairs = 0;
+    for (int i = 0; i < c->nmembers; i++) {
+        const sparse_row *row = r.getter.get(r.getter.ctx, c->members[i]);
+        int64_t listed_members = 0; /* members among the listed columns, for the background's count */
+        for (int64_t q = 0; q < row->nnz; q++) listed_members += contains_row(c->members, c->nmembers, row->col[q]);
+        for (int j = 0; j < c->nmembers; j++) {
+            if (j == i) continue;
+            float v = sparse_row_at(row, c->members[j]);
+            int64_t above = 0;
+            for (int64_t q = 0; q < row->nnz; q++)
+                above += row->val[q] >= v && !contains_row(c->members, c->nmembers, row->col[q]);
+            if (row->background >= v) above += row->n - row->nnz - (c->nmembers - listed_members);
+            total += 1.0 / (1.0 + (double)above);
+            pairs++;
+        }
+    }
+    rows_free(&r);
+    return total / pairs;
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -451,6 +480,15 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     seedfeat_opts feat = q->features; /* the set's share only counts once entities are accepted */
     if (!has_accepted(&c)) feat.share_fraction = 0;
     if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf);
+    /* the unrefined ensemble, kept for the check */
+    int unref_models[ENGINE_MAX_MODELS], unref_nm = nm, unref_kept[ENGINE_MAX_MODELS];
+    double unref_score[ENGINE_MAX_MODELS];
+    memcpy(unref_models, models, sizeof models);
+    memcpy(unref_kept, out->kept, sizeof unref_kept);
+    memcpy(unref_score, out->model_score, sizeof unref_score);
+    int unref_kept_n = out->models_kept;
+    int check = contrastive && q->refine_check && !has_accepted(&c) && q->bounds.thr_pos > 2;
+    out->refinement_used = contrastive;
     if (contrastive) {
         int64_t *ranked2;
         int n2 = search_and_rerank(&c, models, nm, q->select ? sf : NULL, q->phase2_size, &ranked2, NULL);
@@ -458,6 +496,10 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
         query_sets(&c, ranked2, n2, &s);
         free(ranked2);
         pattern_class_sets cs = {s.pos, s.neg, s.n_pos, s.n_neg};
+        if (check) { /* the seeds are held out of E_pos: the check scores the refinement on them */
+            cs.pos += c.nmembers;
+            cs.n_pos -= c.nmembers;
+        }
         pattern_contrast_opts contrast = q->contrast;
         if (has_accepted(&c)) contrast.steps = q->accepted_steps;
         for (int k = 0; k < (ensemble ? K : 1); k++) {
@@ -471,9 +513,32 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
         }
         cl_sets_free(&s);
         if (ensemble) nm = ensemble_models(&c, ref, models);
+        if (check) { /* the candidate the seeds find each other best in; ties: the simpler one */
+            const int first[1] = {0};
+            out->holdout_single = members_holdout_score(&c, first, 1, q->select ? sf : NULL);
+            out->holdout_unrefined = ensemble ? members_holdout_score(&c, unref_models, unref_nm, q->select ? sf : NULL)
+                                              : out->holdout_single;
+            out->holdout_refined = members_holdout_score(&c, models, nm, ref);
+            double best = out->holdout_single > out->holdout_unrefined ? out->holdout_single : out->holdout_unrefined;
+            if (!(out->holdout_refined > best)) { /* an unrefined candidate answers */
+                out->refinement_used = 0;
+                if (out->holdout_unrefined > out->holdout_single) { /* the unrefined ensemble */
+                    nm = unref_nm;
+                    memcpy(models, unref_models, sizeof models);
+                    out->models_kept = unref_kept_n;
+                    memcpy(out->kept, unref_kept, sizeof unref_kept);
+                    memcpy(out->model_score, unref_score, sizeof unref_score);
+                } else { /* model 1 alone */
+                    nm = 1;
+                    models[0] = 0;
+                    out->models_kept = 1;
+                    out->kept[0] = 0;
+                }
+            }
+        }
     }
     int64_t *ranked;
-    pattern_refinement *const *final = contrastive ? ref : q->select ? sf : NULL;
+    pattern_refinement *const *final = out->refinement_used ? ref : q->select ? sf : NULL;
     out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
     free(ranked);
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);

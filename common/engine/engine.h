@@ -22,7 +22,14 @@
  * against a fixed sample of other entities, get the log-weight boost), so phase 2 (noen,
  * full) or the only search (noclen, nocl) runs on the reweighted models, with the model
  * selection redone on them; a contrastive refinement is then learned as above and its weights
- * are multiplied by the selection's. select_rounds > 0 re-selects on the seeds plus the top
+ * are multiplied by the selection's. The refinement check (refine_check, default; full and noen
+ * with pseudo-positives, thr_pos > 2, and nothing accepted): the seeds are held out of E_pos,
+ * so the refinement learns on the pseudo-positives alone, and the seeds then judge it: a
+ * candidate's held-out score is the mean over ordered seed pairs (a, s) of s's reciprocal rank
+ * in r(a) among the non-seeds; of model 1 (selection-reweighted, noclen's), the unrefined
+ * ensemble (nocl's) and the refined ensemble the highest answers, ties going to the simpler.
+ * On news prose the refinement drifts to what the seeds' stories share and the check falls
+ * back (docs/refinement.md). select_rounds > 0 re-selects on the seeds plus the top
  * select_grow of a select_size search before that (SetExpan's iteration; measured worse on dev).
  * The search reads the ensemble's rows only where it needs them: each row r(e) is computed on
  * demand from the sparse profiles as a background plus its nonzeros (common/method/sparse_row.h)
@@ -118,6 +125,8 @@ typedef struct {
     int select_grow;   /* that top: entities of the expansion joining the set (10) */
     int select_size;   /* search size of a re-selection round's expansion (50) */
     int select_others; /* the other entities of the selection: the first N of the background order (500) */
+    int refine_check;  /* 1 (default): the refinement check (above); 0: the paper's E_pos, the
+                        * refined models always answer */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -143,6 +152,10 @@ typedef struct {
     double model_score[ENGINE_MAX_MODELS];  /* final selection's consistency (lower = better) */
     int n_pos, n_neg;     /* contrastive sets (0 without a refinement) */
     double loss_before, loss_after;
+    int refinement_used;  /* 1: the final ranking used the contrastive refinement */
+    /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
+     * (0 without the check) */
+    double holdout_single, holdout_unrefined, holdout_refined;
     double seconds;       /* wall time of the call */
     double cpu_seconds;   /* CPU time of the calling thread */
 } engine_result;

@@ -61,7 +61,7 @@ done
 # the same figures
 seed_list=$(tr ' ' ',' <<<"$seeds")
 for v in noclen nocl noen full; do
-    query --run "$RUN" --seeds "$seed_list" --variant $v --select 0 --feature-fraction $frac --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
+    query --run "$RUN" --seeds "$seed_list" --variant $v --select 0 --refine-check 0 --feature-fraction $frac --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
     inspect "$WORK/q-$v.mp" | sed -n 3p >"$WORK/index-$v.json"
     same_ranking "$v" "$WORK/stages-$v.json" "$WORK/index-$v.json"
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
@@ -70,7 +70,7 @@ params_are_options query-params query "$WORK/q-full.mp"
 # the inductive pipeline (query --queries from the index, --select 0) on this one-query dataset
 # is the same method: the same lists as the transductive stages
 if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$WORK/irun" THREADS=1 \
-    PROTOCOL=inductive PATTERN_FRACTION=$frac QUERY_FLAGS="--select 0" noclen full >"$WORK/ilog" 2>&1; then pass inductive_pipeline; else fail inductive_pipeline "$(tail -n 3 "$WORK/ilog")"; fi
+    PROTOCOL=inductive PATTERN_FRACTION=$frac QUERY_FLAGS="--select 0 --refine-check 0" noclen full >"$WORK/ilog" 2>&1; then pass inductive_pipeline; else fail inductive_pipeline "$(tail -n 3 "$WORK/ilog")"; fi
 for v in noclen full; do
     check "inductive-pipeline-$v-same-ranking" cmp <(inspect "$WORK/irun/$v/ranked.mp" | sed -n 3p | jq '.entities[]') \
         <(jq '.entities[]' "$WORK/dense-$v.json")
@@ -108,13 +108,41 @@ for v in noclen nocl full; do
 done
 # the refinement's steps: --cl-steps-accepted once entities are accepted, --cl-steps otherwise
 # (the steps change the list, so the two checks below can see which one a query used)
-query --run "$RUN" --seeds "$seed_list" --cl-steps 3 --quiet >"$WORK/q-steps3.tsv"
-query --run "$RUN" --seeds "$seed_list" --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-steps3-acc30.tsv"
-check steps-change-the-list bash -c "! cmp -s '$WORK/q-steps3.tsv' '$WORK/q-select.tsv'"
+# (the paper's refinement, without the check that may set it aside)
+query --run "$RUN" --seeds "$seed_list" --refine-check 0 --quiet >"$WORK/q-paper.tsv"
+query --run "$RUN" --seeds "$seed_list" --refine-check 0 --cl-steps 3 --quiet >"$WORK/q-steps3.tsv"
+query --run "$RUN" --seeds "$seed_list" --refine-check 0 --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-steps3-acc30.tsv"
+check steps-change-the-list bash -c "! cmp -s '$WORK/q-steps3.tsv' '$WORK/q-paper.tsv'"
 check accepted-steps-need-accepted cmp "$WORK/q-steps3.tsv" "$WORK/q-steps3-acc30.tsv"
 query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --thr-pos 1 --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-steps.tsv"
 check accepted-steps-with-accepted cmp "$WORK/q-acc-steps.tsv" "$WORK/q-acc-full.tsv"
 check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv' | grep -vx '$acc' | head -n 30) <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc' | head -n 30)"
+# the refinement check answers with the candidate of the highest held-out seed score: model 1
+# (then noclen's list), the unrefined ensemble (nocl's list) or the refined ensemble; each
+# seed set below is checked against the branch it took. Without the check the refined
+# ensemble always answers.
+query --run "$RUN" --seeds "$seed_list" --refine-check 0 --format json --quiet >"$WORK/q-nocheck.json"
+check no-check-uses-the-refinement jq -e '.refinement_used == true and .holdout.refined == 0' "$WORK/q-nocheck.json"
+check_refinement() { # NAME SEEDS: the check's choice and the list it gives
+    local name=$1 sl=$2
+    query --run "$RUN" --seeds "$sl" --format json --quiet >"$WORK/q-chk-$name.json"
+    query --run "$RUN" --seeds "$sl" --variant noclen --format json --quiet >"$WORK/q-chk-$name-noclen.json"
+    query --run "$RUN" --seeds "$sl" --variant nocl --format json --quiet >"$WORK/q-chk-$name-nocl.json"
+    local h=$WORK/q-chk-$name.json
+    check "check-$name-scores-in-range" jq -e '[.holdout[]] | all(. > 0 and . <= 1)' "$h"
+    if jq -e '.refinement_used' "$h" >/dev/null; then
+        check "check-$name-refined-scores-highest" jq -e '.holdout.refined > .holdout.model1 and .holdout.refined > .holdout.ensemble' "$h"
+    elif jq -e '.models_kept == [1]' "$h" >/dev/null; then
+        check "check-$name-model1-scores-highest" jq -e '.holdout.model1 >= .holdout.ensemble and .holdout.model1 >= .holdout.refined' "$h"
+        check "check-$name-model1-is-noclen" cmp <(jq '.entities[].eid' "$h") <(jq '.entities[].eid' "$WORK/q-chk-$name-noclen.json")
+    else
+        check "check-$name-ensemble-scores-highest" jq -e '.holdout.ensemble > .holdout.model1 and .holdout.ensemble >= .holdout.refined' "$h"
+        check "check-$name-ensemble-is-nocl" cmp <(jq '.entities[].eid' "$h") <(jq '.entities[].eid' "$WORK/q-chk-$name-nocl.json")
+    fi
+}
+check_refinement states "$seed_list"
+check_refinement states-reversed "$(tr ',' '\n' <<<"$seed_list" | tac | paste -sd,)"
+check_refinement mixed "$(cut -d, -f1,2 <<<"$seed_list"),$(sed -n 2p "$WORK/q-noclen.tsv" | cut -f2)"
 
 # bad input
 s1=$(cut -d' ' -f1 <<<"$seeds")
