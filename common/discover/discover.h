@@ -91,9 +91,21 @@ void discover_free(discover *d);
 /* Counts one sentence (tokens as sentence_split.h makes them). */
 void discover_add_sentence(discover *d, char *const *tokens, int n);
 
+/* The rule that made a name an alias of an entity (names.tsv says it). */
+typedef enum {
+    MERGE_SPELLING,     /* spelled alike but for case, spaces, '-', '.', '\'', '/' ("UNIX" ~ "Unix", "HP/UX" ~ "HP-UX") */
+    MERGE_HEAD,         /* a synonym of one definition head ("Garbo , Greta Garbo :") */
+    MERGE_SURNAME,      /* a person's surname and full name ("Turing" ~ "Alan Turing") */
+    MERGE_ORGANISATION, /* a name and its company form ("Sun" ~ "Sun Microsystems", "Textron" ~ "Textron Inc") */
+    MERGE_ACRONYM,      /* defined in parentheses ("International Business Machines ( IBM )") */
+    MERGE_INITIALS      /* an acronym that is the initials of the only kept name so spelled ("DEC" ~ "Digital Equipment Corporation") */
+} merge_rule;
+const char *merge_rule_name(merge_rule r);
+
 typedef struct {
     char *name;         /* tokens joined by single spaces */
     char **aliases;     /* its merged variants and acronyms */
+    merge_rule *alias_rules; /* the rule that made each alias one */
     int naliases;
     int64_t count;      /* estimated occurrences */
 } discovered_name;
