@@ -112,7 +112,7 @@ static int is_number(const char *t) {
 
 token_class discover_token_class(const char *t) {
     if (is_numeral(t) || is_number(t)) return TOKEN_NUMERAL;
-    if (in_list(DATE_WORDS, t, strlen(t))) return TOKEN_OTHER;
+    if (in_list(DATE_WORDS, t, strlen(t)) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp);
     if (k <= 0) return TOKEN_OTHER;
@@ -187,6 +187,7 @@ struct discover {
     counter spans;     /* candidate spans, tokens joined by ' ' */
     counter acronyms;  /* "ACR\texpansion" pairs (mid only) */
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
+    counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
     int64_t name_words, pruned;
     int64_t sentences, head_sentences; /* sentences seen; those that start with a definition head */
@@ -204,6 +205,7 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->spans, 4);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
+    counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
     return d;
 }
@@ -214,6 +216,7 @@ void discover_free(discover *d) {
     counter_free(&d->spans);
     counter_free(&d->acronyms);
     counter_free(&d->together);
+    counter_free(&d->initials);
     counter_free(&d->heads);
     free(d->key);
     free(d->cls);
@@ -377,6 +380,33 @@ static void count_joined_runs(discover *d, char *const *tokens, int nruns, int s
     }
 }
 
+/* Is the token an acronym in capitals, 2 to 8 letters A-Z ("DEC")? */
+static int capitals_only(const char *t) {
+    size_t k = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return k >= 2 && k <= 8 && !t[k];
+}
+
+/* Each acronym in capitals with each span of name words of the same
+ * sentence whose initials it is ("DEC" ... "Digital Equipment Corporation"):
+ * the text's evidence that the two name one thing (merge_initials). */
+static void count_initials(discover *d, char *const *tokens, int n, int nruns) {
+    for (int i = 0; i < n; i++) {
+        if (d->cls[i] != TOKEN_NAME || !capitals_only(tokens[i])) continue;
+        size_t k = strlen(tokens[i]);
+        for (int r = 0; r < nruns; r++)
+            for (int a = d->runs[2 * r]; a < d->runs[2 * r + 1]; a++) {
+                if (d->cls[a] != TOKEN_NAME || tokens[a][0] != tokens[i][0]) continue;
+                int b = a + 1; /* the span's last word: the k-th name word from a */
+                for (size_t got = 1; b < d->runs[2 * r + 1] && got < k; b++) got += d->cls[b] == TOKEN_NAME;
+                if (b - 1 <= a || !initials_match(d->cls, tokens, a, b - 1, tokens[i])) continue;
+                size_t len = join(d, tokens, a, b - 1, ' ');
+                char *pair = xasprintf("%s\t%.*s", tokens[i], (int)len, d->key);
+                counter_add(&d->initials, pair, k + 1 + len, MID, 1);
+                free(pair);
+            }
+    }
+}
+
 /* Has the token exactly one letter ("C", "C++", "F#", "S/360")? */
 static int one_letter(const char *t) {
     int k = 0;
@@ -463,6 +493,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         i = e;
     }
     count_joined_runs(d, tokens, nruns, start);
+    count_initials(d, tokens, n, nruns);
     count_listed(d, tokens, n);
     count_together(d, tokens, nalone, nruns);
     d->sentences++;
@@ -473,6 +504,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         d->pruned++;
     }
     if (d->together.n > d->p.max_table) counter_prune(&d->together);
+    if (d->initials.n > d->p.max_table) counter_prune(&d->initials);
     if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
 }
 
@@ -1059,9 +1091,11 @@ static int name_initials(const cand *c, char *buf) {
 
 /* A kept acronym ("DEC": 2 to 8 capitals A-Z) and the only kept name whose
  * initials it is ("Digital Equipment Corporation") are one entity, named by
- * the preferred of the two; an acronym with two such names ("ATM") stays
- * apart. After the acronyms defined in parentheses, which win. */
-static void merge_initials(cand *cs, int64_t n, aliases *al) {
+ * the preferred of the two, when the text has them in one sentence at least
+ * once (discover.initials; not "HP" and "Hacker Personality"); an acronym
+ * with two such names ("ATM") stays apart. After the acronyms defined in
+ * parentheses, which win. */
+static void merge_initials(const discover *d, cand *cs, int64_t n, aliases *al) {
     strmap by_initials; /* initials -> the kept name, -2: several */
     strmap_init(&by_initials);
     char buf[16];
@@ -1079,6 +1113,10 @@ static void merge_initials(cand *cs, int64_t n, aliases *al) {
             continue;
         int64_t l = strmap_get(&by_initials, c->key, c->len);
         if (l < 0 || !cs[l].kept) continue;
+        char *pair = xasprintf("%s\t%s", c->key, cs[l].key);
+        int64_t seen = strmap_get(&d->initials.map, pair, strlen(pair));
+        free(pair);
+        if (seen < 0) continue;
         if (preferred(&cs[a], &cs[l])) merge(cs, al, l, a, cs[l].count, MERGE_INITIALS);
         else merge(cs, al, a, l, cs[a].count, MERGE_INITIALS);
     }
@@ -1165,7 +1203,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
             alias_add(&al, e, pairs[k].key, pairs[k].alen, MERGE_ACRONYM);
         }
     }
-    merge_initials(cs, n, &al);
+    merge_initials(d, cs, n, &al);
     int64_t kept = 0;
     for (int64_t i = 0; i < n; i++) kept += cs[i].kept;
     discovered_name *names = xcalloc((size_t)kept + 1, sizeof *names);
