@@ -123,7 +123,8 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT }; /* WHOLE_*: the span was a whole run of name words */
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS }; /* WHOLE_*: the span was a whole run of name words;
+                                                   * ENDS: a whole run that ended a phrase (ends_phrase) */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
 typedef struct {
     strmap map;
@@ -202,7 +203,7 @@ discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
     counter_init(&d->words, 3);
-    counter_init(&d->spans, 4);
+    counter_init(&d->spans, 5);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
@@ -352,6 +353,36 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
     free(key);
 }
 
+/* Verbs that follow a noun phrase and never an adjective ("Baldrige said"). */
+static const char *const PHRASE_VERBS[] = {"said", "says", "told", "added", "reported", "announced", "is", "was",
+                                           "has", "had", "will", "would", "who", "which", NULL};
+
+/* Does a run of name words that ends before tokens[e] end a noun phrase
+ * there: the sentence ends, or punctuation, "'s", a number or one of
+ * PHRASE_VERBS follows ("in Japan ,", "Japan 's", "CACM 31", "Japan said"),
+ * as a name does now and then and an adjective ("Japanese officials")
+ * almost never? */
+static int ends_phrase(char *const *tokens, int n, int e) {
+    if (e >= n) return 1;
+    unsigned char c = (unsigned char)tokens[e][0];
+    return (c < 0x80 && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) ||
+           in_list(PHRASE_VERBS, tokens[e], strlen(tokens[e]));
+}
+
+static void case_counts(const discover *d, const char *w, size_t len, int64_t *mid, int64_t *lower);
+
+/* Is the capitalised first word of a sentence a common word by the counts
+ * so far (its lower-case form more frequent than it capitalised away from
+ * sentence starts: "Yesterday", not "AppleTalk", "Interface")? Only then is
+ * the rest of its run a whole run ("Yesterday the Church of England"; not
+ * "Filing Protocol" in "AppleTalk Filing Protocol", "Flooring Systems Inc"
+ * in "Interface Flooring Systems Inc said"). */
+static int common_so_far(const discover *d, const char *w) {
+    int64_t mid, lower;
+    case_counts(d, w, strlen(w), &mid, &lower);
+    return lower > mid;
+}
+
 /* Is the token "and" or "&", which may join the words of one name
  * ("Securities and Exchange Commission", "Procter & Gamble")? */
 static int is_and(const char *t, size_t len) { return (len == 3 && !memcmp(t, "and", 3)) || (len == 1 && *t == '&'); }
@@ -363,7 +394,7 @@ static int is_joiner(const char *t, size_t len) { return in_list(CONNECTORS, t, 
  * Commission"): the spans from a name word of the first run to a name word
  * of the second, whole when they cover both runs. Kept only when frequent
  * next to their parts (and_span_complete, below): "IBM and Microsoft" is no name. */
-static void count_joined_runs(discover *d, char *const *tokens, int nruns, int start) {
+static void count_joined_runs(discover *d, char *const *tokens, int n, int nruns, int start) {
     for (int r = 0; r + 1 < nruns; r++) {
         int a0 = d->runs[2 * r], e0 = d->runs[2 * r + 1], a1 = d->runs[2 * r + 2], e1 = d->runs[2 * r + 3];
         if (a1 != e0 + 1 || !is_and(tokens[e0], strlen(tokens[e0]))) continue;
@@ -374,7 +405,10 @@ static void count_joined_runs(discover *d, char *const *tokens, int nruns, int s
                 size_t len = join(d, tokens, a, b, ' ');
                 int64_t *v = counter_slots(&d->spans, d->key, len);
                 v[a == start ? INIT : MID]++;
-                if (a == a0 && b == e1 - 1) v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                if (a == a0 && b == e1 - 1) {
+                    v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                    v[ENDS] += ends_phrase(tokens, n, e1);
+                }
             }
         }
     }
@@ -473,6 +507,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
          * the Church of England") */
         int rest = i + 1;
         while (i == start && rest < e && cls[rest] != TOKEN_NAME) rest++;
+        if (i == start && !common_so_far(d, tokens[i])) rest = e; /* "AppleTalk Filing Protocol": no exemption */
         for (int a = i; a < e; a++) {
             if (cls[a] != TOKEN_NAME && !(a == i && cls[a] == TOKEN_CONNECTOR)) continue;
             d->name_words += cls[a] == TOKEN_NAME;
@@ -484,6 +519,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 v[a == start ? INIT : MID]++;
                 if ((a == i || (i == start && a == rest)) && b == e - 1) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                    v[ENDS] += ends_phrase(tokens, n, e);
                     if (a == b) d->alone[nalone++] = a;
                 }
             }
@@ -492,7 +528,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         d->runs[2 * nruns++ + 1] = e;
         i = e;
     }
-    count_joined_runs(d, tokens, nruns, start);
+    count_joined_runs(d, tokens, n, nruns, start);
     count_initials(d, tokens, n, nruns);
     count_listed(d, tokens, n);
     count_together(d, tokens, nalone, nruns);
@@ -568,6 +604,7 @@ typedef struct {
     int ntok;
     int64_t count, ext; /* estimated count; count of its most frequent kept extension */
     int64_t whole;      /* occurrences as a whole run of name words */
+    int64_t whole_any, ends; /* whole runs, sentence starts included; those that ended a phrase (ends_phrase) */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
@@ -684,6 +721,7 @@ static int name_shaped(const discover *d, const cand *cs, const strmap *index, c
         if (fragment_word(d, c->key + b, e - b)) return 0;
         last = b;
     }
+    if (in_list(TITLES, c->key + last, c->len - last)) return 0; /* "Finance Minister", "Vice President" */
     if (c->ntok == 1) {
         if (in_list(DESIGNATORS, c->key, c->len)) return 0;
         int64_t i = strmap_get(&d->words.map, c->key, c->len);
@@ -715,6 +753,37 @@ static int common_alone(const discover *d, const cand *c) {
     int64_t mid, lower;
     case_counts(d, c->key, c->len, &mid, &lower);
     return (double)lower > COMMON_ALONE_RATIO * (double)c->whole;
+}
+
+/* The share of a candidate's occurrences that must be whole runs of name
+ * words: min_alone, but COMMON_FIRST_ALONE for a name of several words that
+ * starts with a common word and has no proper word after it but company
+ * designators ("Services Inc", "Bankers Association", "Encoding Rules",
+ * parts of "Aero Services Inc", "Swiss Bankers Association"...; "General
+ * Electric Co", "World Bank" are whole runs more often than not). */
+#define COMMON_FIRST_ALONE 0.5
+static double min_alone_share(const discover *d, const cand *c) {
+    const char *sp = memchr(c->key, ' ', c->len);
+    int64_t mid;
+    if (!sp || d->p.min_alone >= COMMON_FIRST_ALONE || !lower_case_dominates(d, c->key, (size_t)(sp - c->key), &mid))
+        return d->p.min_alone;
+    /* unless a later word is a proper word other than a designator: "New Jersey", "New Hampshire" */
+    for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) {
+        const char *nx = memchr(c->key + b, ' ', c->len - b);
+        e = nx ? (size_t)(nx - c->key) : c->len;
+        if (!in_list(DESIGNATORS, c->key + b, e - b) && proper_word(d, c->key + b, e - b)) return d->p.min_alone;
+    }
+    return COMMON_FIRST_ALONE;
+}
+
+/* Is the candidate an adjective ("Japanese", "Kuwaiti", "Southeast Asian"):
+ * seen as a whole run at least ADJECTIVE_MIN_WHOLE times, and fewer than
+ * ADJECTIVE_ENDS of those end a phrase (ends_phrase; names: 15-40% in
+ * Reuters, "Japanese" 2%)? */
+#define ADJECTIVE_MIN_WHOLE 20
+#define ADJECTIVE_ENDS 0.05
+static int adjective(const cand *c) {
+    return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
 }
 
 /* Plurals of kept names ("GUIs" of "GUI", "Macintoshes"), no names of their
@@ -1147,6 +1216,8 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int initial = v[INIT] && usually_capitalised(d, c->key, fl);
         c->count = v[MID] + (initial ? v[INIT] : 0);
         c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
+        c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
+        c->ends = v[ENDS];
     }
     /* longest first, so that a candidate's kept extensions are known when it is judged */
     cand **order = xmalloc(sizeof *order * (size_t)(n + 1));
@@ -1156,8 +1227,8 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     int64_t min = d->p.min_count;
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
-        if (c->count < min || c->count - c->ext < min || (double)c->whole < d->p.min_alone * (double)c->count) continue;
-        if (!name_shaped(d, cs, &sp->map, c)) continue;
+        if (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || adjective(c)) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
