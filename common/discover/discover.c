@@ -372,15 +372,15 @@ static int ends_phrase(char *const *tokens, int n, int e) {
 static void case_counts(const discover *d, const char *w, size_t len, int64_t *mid, int64_t *lower);
 
 /* Is the capitalised first word of a sentence a common word by the counts
- * so far (its lower-case form more frequent than it capitalised away from
- * sentence starts: "Yesterday", not "AppleTalk", "Interface")? Only then is
+ * so far (its lower-case form at least as frequent as it capitalised away
+ * from sentence starts: "Yesterday", not "AppleTalk", "Interface")? Only then is
  * the rest of its run a whole run ("Yesterday the Church of England"; not
  * "Filing Protocol" in "AppleTalk Filing Protocol", "Flooring Systems Inc"
  * in "Interface Flooring Systems Inc said"). */
 static int common_so_far(const discover *d, const char *w) {
     int64_t mid, lower;
     case_counts(d, w, strlen(w), &mid, &lower);
-    return lower > mid;
+    return lower >= mid; /* a word not seen yet gets the exemption */
 }
 
 /* Is the token "and" or "&", which may join the words of one name

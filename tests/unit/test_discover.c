@@ -50,8 +50,8 @@ static void test_names(void) {
     add(d, "this happened after Charles I died .", 3);
     add(d, "the theory of von Neumann is deep .", 3);
     add(d, "a Rare Name appears .", 2);            /* below min_count */
-    add(d, "we like Ohio a lot .", 60);
-    add(d, "we like Texas a lot .", 60);
+    add(d, "we like Ohio , a lot .", 60);
+    add(d, "we like Texas , a lot .", 60);
     add(d, "we saw Ohio Texas once .", 3);         /* frequent parts, rare together: low PMI */
     add(d, "they joined the International Business Machines ( IBM ) company .", 1);
     add(d, "they joined International Business Machines again .", 2);
@@ -182,7 +182,7 @@ static void test_common_word_heads_not_merged(void) {
     add(d, "the lamp of Humphrey Davy burned .", 3); /* a given name: merged */
     add(d, "the lamp of Davy burned .", 5);
     add(d, "then Humphrey Bogart smiled .", 1);
-    add(d, "we like Ohio a lot .", 60); /* other names: the long forms' parts occur together more than chance */
+    add(d, "we like Ohio , a lot .", 60); /* other names: the long forms' parts occur together more than chance */
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
@@ -205,7 +205,7 @@ static void test_short_form_with_another_long_form(void) {
     add(d, "they watched Greta Garbo again .", 4); /* Garbo alone, never beside another long form: merged */
     add(d, "later Garbo retired .", 3);
     add(d, "then Greta Nissen danced .", 1);
-    add(d, "we like Ohio a lot .", 60);
+    add(d, "we like Ohio , a lot .", 60);
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
