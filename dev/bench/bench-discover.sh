@@ -9,6 +9,8 @@
 # the discovered run is also scored against every discovered entity that WordNet
 # names as a class member (examples/wordnet/wordnet.awk's class lists), also
 # those the curated list lacks. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+# JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
+# precision of the discovered names from those hand judgements.
 set -euo pipefail
 bin=$1 curated=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +25,7 @@ echo "text: $(wc -l <"$out/text.txt") lines, $(wc -c <"$out/text.txt") bytes"
     "$bin/annotate" --quiet --discover --lines ${DISCOVER_FLAGS:-} --out "$out/discovered" "$out/text.txt"
 echo "candidates (entities of the discovered dataset): $(wc -l <"$out/discovered/entity2id.txt")"
 bash "$here/discover_map.sh" "$curated" "$out/discovered"
+[ -z "${JUDGED:-}" ] || bash "$here/discover_judge.sh" "$out/discovered" "$JUDGED"
 wordnet=${WORDNET_DIR:-/usr/share/wordnet}
 if [ -r "$wordnet/data.noun" ]; then
     rm -rf "$out/wordnet" && mkdir -p "$out/wordnet/classes" "$out/wordnet/data"
