@@ -16,7 +16,7 @@ BENCH_DISCOVER_JUDGED  := dev/bench/discover-judged
 bench-discover: all example-data bench-discover-text
 	bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(BENCH_DISCOVER_DATA) $(BENCH_DISCOVER_OUT)/dev
 	bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(CURDIR)/$(EXAMPLE_DATA) $(BENCH_DISCOVER_OUT)/example
-	JUDGED=$(BENCH_DISCOVER_JUDGED)/reuters bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(BENCH_DISCOVER_REUTERS) $(BENCH_DISCOVER_OUT)/reuters
+	JUDGED=$(BENCH_DISCOVER_JUDGED)/reuters WORDNET_CLASSES=0 bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(BENCH_DISCOVER_REUTERS) $(BENCH_DISCOVER_OUT)/reuters
 ## entity discovery on raw text only (FOLDOC, the Jargon File): judged precision, merge precision, markup fragments (seconds)
 bench-discover-text: all foldoc-text jargon-text
 	STRIP_MARKUP=1 bash dev/bench/bench-discover-text.sh $(CURDIR)/$(BIN) $(FOLDOC_TEXT) $(BENCH_DISCOVER_OUT)/foldoc $(BENCH_DISCOVER_JUDGED)/foldoc C
