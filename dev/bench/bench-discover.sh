@@ -42,6 +42,6 @@ for v in discovered curated; do
     make -s -C "$root" -f pipelines/probexpan.mk BIN="$bin" DATA="$data" RUN="$out/run-$v" full >"$out/run-$v.log" 2>&1
 done
 "$bin/evaluate" --quiet --gt "$out/discovered" discovered="$out/run-discovered/full/ranked.mp"
-[ ! -d "$out/wordnet/data" ] ||
+[ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] ||
     "$bin/evaluate" --quiet --gt "$out/wordnet/data" discovered-wordnet-gt="$out/run-discovered/full/ranked.mp"
 "$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"
