@@ -71,6 +71,7 @@ typedef struct {
     int64_t *line;     /* line of entity i in the list (0 for entity2id input) */
     char **aliases;    /* "\talias\talias" of entity i, or NULL */
     char *(*context)[2]; /* --discover: two example contexts of entity i (NULL until seen) */
+    char **merged;     /* --discover: "alias (rule), ..." of entity i's aliases and the rules that merged them, or NULL */
 } entities;
 
 static entities E;
@@ -177,8 +178,9 @@ static int known_name(const char *name) {
     return known;
 }
 
-/* Entities discovered in the text (discover.h): names and acronym aliases;
- * an alias that is already a name is skipped. */
+/* Entities discovered in the text (discover.h): names and aliases, and the
+ * rule that made each alias (names.tsv says it); an alias that is already a
+ * name is skipped. */
 static void load_discovered(const discovered_name *names, int64_t n) {
     E.exact = matcher_new(0);
     if (opt_ignore_case) E.folded = matcher_new(1);
@@ -189,11 +191,17 @@ static void load_discovered(const discovered_name *names, int64_t n) {
         size_t len = 0;
         char **kept = xmalloc(sizeof *kept * (size_t)(names[i].naliases + 1));
         int nk = 0;
+        E.merged = xrealloc(E.merged, sizeof *E.merged * (size_t)E.n);
+        E.merged[idx] = NULL;
         for (int k = 0; k < names[i].naliases; k++) {
             if (known_name(names[i].aliases[k])) continue;
             add_name(names[i].aliases[k], idx, "discovered names", names[i].name);
             kept[nk++] = names[i].aliases[k];
             len += strlen(names[i].aliases[k]) + 1;
+            char *m = xasprintf("%s%s%s (%s)", E.merged[idx] ? E.merged[idx] : "", E.merged[idx] ? ", " : "",
+                                names[i].aliases[k], merge_rule_name(names[i].alias_rules[k]));
+            free(E.merged[idx]);
+            E.merged[idx] = m;
         }
         if (nk) {
             char *a = E.aliases[idx] = xmalloc(len + 1);
@@ -429,11 +437,13 @@ static void write_names(const int64_t *kept, int64_t k) {
     memcpy(count_order, kept, sizeof *kept * (size_t)k);
     qsort(count_order, (size_t)k, sizeof *count_order, cmp_by_count);
     FILE *f = open_out("names.tsv");
-    fprintf(f, "# names discovered by annotate --discover: name<TAB>aliases..., then after '#' the mentions found and two contexts;\n"
+    fprintf(f, "# names discovered by annotate --discover: name<TAB>aliases..., then after '#' the mentions found, the rule that merged\n"
+               "# each alias (spelling, head, surname, organisation, acronym, initials: schemas/names.md) and two contexts;\n"
                "# delete or edit lines and give the file to annotate --entities\n");
     for (int64_t j = 0; j < k; j++) {
         int64_t e = count_order[j];
         fprintf(f, "%s%s\t# %lld mentions", E.name[e], E.aliases[e] ? E.aliases[e] : "", (long long)E.count[e]);
+        if (E.merged[e]) fprintf(f, "; merged: %s", E.merged[e]);
         for (int c = 0; c < 2; c++)
             if (E.context[e][c]) fprintf(f, "\t%s", E.context[e][c]);
         fputc('\n', f);

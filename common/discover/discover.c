@@ -51,6 +51,31 @@ static const char *const CONNECTORS[] = {"of", "the", "van", "von", "der", "den"
 static const char *const PARTICLES[] = {"van", "von", "de", "du", "da", "di", "del", "della", "des", "der", "den",
                                         "la", "le", "ter", "ten", "zu", "al", "ibn", "bin", NULL};
 
+/* Month and day names and their abbreviations, as written in running text
+ * (exact case: "Dec" the month, not "DEC" the company): never a name's word. */
+static const char *const DATE_WORDS[] = {
+    "January", "February", "March", "April", "June", "July", "August", "September", "October", "November",
+    "December", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "Jan.",
+    "Feb.", "Mar.", "Apr.", "Jun.", "Jul.", "Aug.", "Sep.", "Sept.", "Oct.", "Nov.", "Dec.", "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Mon", "Tue", "Tues", "Wed", "Thu", "Thur",
+    "Thurs", "Fri", NULL};
+
+/* Words that end a company's name ("Textron Inc", "Sun Microsystems"): never
+ * a name alone, and "X <these>" is a company form of the name X. */
+static const char *const DESIGNATORS[] = {
+    "Inc", "Inc.", "Corp", "Corp.", "Co", "Co.", "Cos", "Cos.", "Ltd", "Ltd.", "Plc", "PLC", "plc", "AG", "SA",
+    "NV", "Pty", "SpA", "GmbH", "LLC", "Bhd", "Ltda", "Corporation", "Company", "Limited", "Incorporated",
+    "Microsystems", "Computer", "Computers", NULL};
+
+/* Titles: a run of name words "Finance Minister Cleopa Msuya" names the
+ * person after the last title that a name word follows. */
+static const char *const TITLES[] = {
+    "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Dr", "Dr.", "Prof", "Prof.", "Professor", "President",
+    "Chairman", "Chairwoman", "Minister", "Secretary", "Senator", "Sen", "Sen.", "Rep", "Rep.", "Representative",
+    "Governor", "Gov", "Gov.", "Ambassador", "Chancellor", "Premier", "Commissioner", "Spokesman", "Spokeswoman",
+    "Director", "Treasurer", "Judge", "Sheikh", "Pope", "Mayor", "Officer", "Economist", "Analyst", "Lt", "Lt.",
+    "Col", "Col.", "Capt", "Capt.", "Gen", "Gen.", "Adm", "Adm.", NULL};
+
 static int in_list(const char *const *list, const char *s, size_t len) {
     for (int i = 0; list[i]; i++)
         if (strlen(list[i]) == len && !strncmp(list[i], s, len)) return 1;
@@ -75,8 +100,19 @@ static int is_numeral(const char *t) {
     return n >= 1 && n <= 6 && strspn(t, "IVX") == n;
 }
 
+/* A model or version number that may end a name ("Windows 95", "IBM 360",
+ * "Windows 3.1"): 1 to 4 digits, then at most one '.' and 1 or 2 digits. */
+static int is_number(const char *t) {
+    size_t d = strspn(t, "0123456789");
+    if (d < 1 || d > 4) return 0;
+    if (!t[d]) return 1;
+    size_t f = t[d] == '.' ? strspn(t + d + 1, "0123456789") : 0;
+    return f >= 1 && f <= 2 && !t[d + 1 + f];
+}
+
 token_class discover_token_class(const char *t) {
-    if (is_numeral(t)) return TOKEN_NUMERAL;
+    if (is_numeral(t) || is_number(t)) return TOKEN_NUMERAL;
+    if (in_list(DATE_WORDS, t, strlen(t)) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp);
     if (k <= 0) return TOKEN_OTHER;
@@ -87,7 +123,9 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT }; /* WHOLE_*: the span was a whole run of name words */
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS }; /* WHOLE_*: the span was a whole run of name words;
+                                                   * ENDS: a whole run that ended a phrase (ends_phrase) */
+enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
 typedef struct {
     strmap map;
     int64_t *v; /* slots counts per key */
@@ -146,10 +184,11 @@ static void counter_prune(counter *c) {
 
 struct discover {
     discover_params p;
-    counter words;     /* every token */
+    counter words;     /* every token: MID, INIT, LISTED */
     counter spans;     /* candidate spans, tokens joined by ' ' */
     counter acronyms;  /* "ACR\texpansion" pairs (mid only) */
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
+    counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
     int64_t name_words, pruned;
     int64_t sentences, head_sentences; /* sentences seen; those that start with a definition head */
@@ -163,10 +202,11 @@ struct discover {
 discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
-    counter_init(&d->words, 2);
-    counter_init(&d->spans, 4);
+    counter_init(&d->words, 3);
+    counter_init(&d->spans, 5);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
+    counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
     return d;
 }
@@ -177,6 +217,7 @@ void discover_free(discover *d) {
     counter_free(&d->spans);
     counter_free(&d->acronyms);
     counter_free(&d->together);
+    counter_free(&d->initials);
     counter_free(&d->heads);
     free(d->key);
     free(d->cls);
@@ -312,6 +353,118 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
     free(key);
 }
 
+/* Verbs that follow a noun phrase and never an adjective ("Baldrige said"). */
+static const char *const PHRASE_VERBS[] = {"said", "says", "told", "added", "reported", "announced", "is", "was",
+                                           "has", "had", "will", "would", "who", "which", NULL};
+
+/* Does a run of name words that ends before tokens[e] end a noun phrase
+ * there: the sentence ends, or punctuation, "'s", a number or one of
+ * PHRASE_VERBS follows ("in Japan ,", "Japan 's", "CACM 31", "Japan said"),
+ * as a name does now and then and an adjective ("Japanese officials")
+ * almost never? */
+static int ends_phrase(char *const *tokens, int n, int e) {
+    if (e >= n) return 1;
+    unsigned char c = (unsigned char)tokens[e][0];
+    return (c < 0x80 && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) ||
+           in_list(PHRASE_VERBS, tokens[e], strlen(tokens[e]));
+}
+
+static void case_counts(const discover *d, const char *w, size_t len, int64_t *mid, int64_t *lower);
+
+/* Is the capitalised first word of a sentence a common word by the counts
+ * so far (its lower-case form at least as frequent as it capitalised away
+ * from sentence starts: "Yesterday", not "AppleTalk", "Interface")? Only then is
+ * the rest of its run a whole run ("Yesterday the Church of England"; not
+ * "Filing Protocol" in "AppleTalk Filing Protocol", "Flooring Systems Inc"
+ * in "Interface Flooring Systems Inc said"). */
+static int common_so_far(const discover *d, const char *w) {
+    int64_t mid, lower;
+    case_counts(d, w, strlen(w), &mid, &lower);
+    return lower >= mid; /* a word not seen yet gets the exemption */
+}
+
+/* Is the token "and" or "&", which may join the words of one name
+ * ("Securities and Exchange Commission", "Procter & Gamble")? */
+static int is_and(const char *t, size_t len) { return (len == 3 && !memcmp(t, "and", 3)) || (len == 1 && *t == '&'); }
+
+/* May the word join the name words of one name: a connector, "and" or "&"? */
+static int is_joiner(const char *t, size_t len) { return in_list(CONNECTORS, t, len) || is_and(t, len); }
+
+/* Two runs of name words joined by "and" or "&" ("Securities and Exchange
+ * Commission"): the spans from a name word of the first run to a name word
+ * of the second, whole when they cover both runs. Kept only when frequent
+ * next to their parts (and_span_complete, below): "IBM and Microsoft" is no name. */
+static void count_joined_runs(discover *d, char *const *tokens, int n, int nruns, int start) {
+    for (int r = 0; r + 1 < nruns; r++) {
+        int a0 = d->runs[2 * r], e0 = d->runs[2 * r + 1], a1 = d->runs[2 * r + 2], e1 = d->runs[2 * r + 3];
+        if (a1 != e0 + 1 || !is_and(tokens[e0], strlen(tokens[e0]))) continue;
+        for (int a = a0; a < e0; a++) {
+            if (d->cls[a] != TOKEN_NAME) continue;
+            for (int b = a1; b < e1 && b - a < d->p.max_len; b++) {
+                if (d->cls[b] != TOKEN_NAME && d->cls[b] != TOKEN_NUMERAL) continue;
+                size_t len = join(d, tokens, a, b, ' ');
+                int64_t *v = counter_slots(&d->spans, d->key, len);
+                v[a == start ? INIT : MID]++;
+                if (a == a0 && b == e1 - 1) {
+                    v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                    v[ENDS] += ends_phrase(tokens, n, e1);
+                }
+            }
+        }
+    }
+}
+
+/* Is the token an acronym in capitals, 2 to 8 letters A-Z ("DEC")? */
+static int capitals_only(const char *t) {
+    size_t k = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return k >= 2 && k <= 8 && !t[k];
+}
+
+/* Each acronym in capitals with each span of name words of the same
+ * sentence whose initials it is ("DEC" ... "Digital Equipment Corporation"):
+ * the text's evidence that the two name one thing (merge_initials). */
+static void count_initials(discover *d, char *const *tokens, int n, int nruns) {
+    for (int i = 0; i < n; i++) {
+        if (d->cls[i] != TOKEN_NAME || !capitals_only(tokens[i])) continue;
+        size_t k = strlen(tokens[i]);
+        for (int r = 0; r < nruns; r++)
+            for (int a = d->runs[2 * r]; a < d->runs[2 * r + 1]; a++) {
+                if (d->cls[a] != TOKEN_NAME || tokens[a][0] != tokens[i][0]) continue;
+                int b = a + 1; /* the span's last word: the k-th name word from a */
+                for (size_t got = 1; b < d->runs[2 * r + 1] && got < k; b++) got += d->cls[b] == TOKEN_NAME;
+                if (b - 1 <= a || !initials_match(d->cls, tokens, a, b - 1, tokens[i])) continue;
+                size_t len = join(d, tokens, a, b - 1, ' ');
+                char *pair = xasprintf("%s\t%.*s", tokens[i], (int)len, d->key);
+                counter_add(&d->initials, pair, k + 1 + len, MID, 1);
+                free(pair);
+            }
+    }
+}
+
+/* Has the token exactly one letter ("C", "C++", "F#", "S/360")? */
+static int one_letter(const char *t) {
+    int k = 0;
+    for (; *t; t++) k += (*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || ((unsigned char)*t >= 0x80);
+    return k == 1;
+}
+
+/* Is tokens[i] a name word of at least two letters listed next to the
+ * one-letter word on the other side of tokens[sep] ("," "and" "or" "/")? */
+static int listed_with_name(const discover *d, char *const *tokens, int n, int sep, int i) {
+    if (sep < 0 || sep >= n || i < 0 || i >= n || d->cls[i] != TOKEN_NAME || one_letter(tokens[i])) return 0;
+    const char *s = tokens[sep];
+    return !strcmp(s, ",") || !strcmp(s, "and") || !strcmp(s, "or") || !strcmp(s, "/");
+}
+
+/* One-letter name words listed next to a longer name ("C , Pascal and
+ * Fortran"), the text's sign that a letter is a name and no variable or grade. */
+static void count_listed(discover *d, char *const *tokens, int n) {
+    for (int i = 0; i < n; i++)
+        if (d->cls[i] == TOKEN_NAME && one_letter(tokens[i]) &&
+            (listed_with_name(d, tokens, n, i + 1, i + 2) || listed_with_name(d, tokens, n, i - 1, i - 2)))
+            counter_add(&d->words, tokens[i], strlen(tokens[i]), LISTED, 1);
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
@@ -340,6 +493,12 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
             if (j < n && (cls[j] == TOKEN_NAME || (cls[j] == TOKEN_NUMERAL && j == e))) e = j + 1;
             else break;
         }
+        /* a title before a name word starts no name: the person's name follows it */
+        for (int t = e - 2; t >= i; t--)
+            if (cls[t + 1] == TOKEN_NAME && in_list(TITLES, tokens[t], strlen(tokens[t]))) {
+                i = t + 1;
+                break;
+            }
         /* a particle right before the span starts it ("von Neumann") */
         if (i > start && i > 0 && cls[i - 1] == TOKEN_CONNECTOR && in_list(PARTICLES, tokens[i - 1], strlen(tokens[i - 1])))
             i--;
@@ -348,6 +507,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
          * the Church of England") */
         int rest = i + 1;
         while (i == start && rest < e && cls[rest] != TOKEN_NAME) rest++;
+        if (i == start && !common_so_far(d, tokens[i])) rest = e; /* "AppleTalk Filing Protocol": no exemption */
         for (int a = i; a < e; a++) {
             if (cls[a] != TOKEN_NAME && !(a == i && cls[a] == TOKEN_CONNECTOR)) continue;
             d->name_words += cls[a] == TOKEN_NAME;
@@ -359,6 +519,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 v[a == start ? INIT : MID]++;
                 if ((a == i || (i == start && a == rest)) && b == e - 1) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
+                    v[ENDS] += ends_phrase(tokens, n, e);
                     if (a == b) d->alone[nalone++] = a;
                 }
             }
@@ -367,6 +528,9 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         d->runs[2 * nruns++ + 1] = e;
         i = e;
     }
+    count_joined_runs(d, tokens, n, nruns, start);
+    count_initials(d, tokens, n, nruns);
+    count_listed(d, tokens, n);
     count_together(d, tokens, nalone, nruns);
     d->sentences++;
     if (start == 0 && !d->p.no_heads) count_head(d, tokens, n, nruns);
@@ -376,6 +540,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
         d->pruned++;
     }
     if (d->together.n > d->p.max_table) counter_prune(&d->together);
+    if (d->initials.n > d->p.max_table) counter_prune(&d->initials);
     if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
 }
 
@@ -439,6 +604,7 @@ typedef struct {
     int ntok;
     int64_t count, ext; /* estimated count; count of its most frequent kept extension */
     int64_t whole;      /* occurrences as a whole run of name words */
+    int64_t whole_any, ends; /* whole runs, sentence starts included; those that ended a phrase (ends_phrase) */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
@@ -458,7 +624,7 @@ static int parent(const cand *c, int from_left, size_t *off, size_t *len) {
         for (;;) { /* skip connectors */
             const char *nx = memchr(k + o, ' ', n - o);
             size_t wl = nx ? (size_t)(nx - (k + o)) : n - o;
-            if (!in_list(CONNECTORS, k + o, wl)) break;
+            if (!is_joiner(k + o, wl)) break;
             o += wl + 1;
         }
         *off = o;
@@ -470,7 +636,7 @@ static int parent(const cand *c, int from_left, size_t *off, size_t *len) {
         for (;;) {
             size_t b = e;
             while (b > 0 && k[b - 1] != ' ') b--;
-            if (!in_list(CONNECTORS, k + b, e - b)) break;
+            if (!is_joiner(k + b, e - b)) break;
             if (b == 0) return 0; /* only a particle is left */
             e = b - 1;
         }
@@ -491,7 +657,7 @@ static double weakest_pmi(const cand *cs, const strmap *index, const cand *c, do
         for (;;) {
             size_t b = le;
             while (b > 0 && k[b - 1] != ' ') b--;
-            if (!in_list(CONNECTORS, k + b, le - b)) break;
+            if (!is_joiner(k + b, le - b)) break;
             if (b == 0) { le = 0; break; }
             le = b - 1;
         }
@@ -499,7 +665,7 @@ static double weakest_pmi(const cand *cs, const strmap *index, const cand *c, do
         for (;;) {
             const char *nx = memchr(k + rb, ' ', c->len - rb);
             size_t wl = nx ? (size_t)(nx - (k + rb)) : c->len - rb;
-            if (!in_list(CONNECTORS, k + rb, wl)) break;
+            if (!is_joiner(k + rb, wl)) break;
             if (!nx) { rb = c->len; break; }
             rb += wl + 1;
         }
@@ -510,6 +676,131 @@ static double weakest_pmi(const cand *cs, const strmap *index, const cand *c, do
         if (pmi < best) best = pmi;
     }
     return best;
+}
+
+/* A word of a name that is a fragment of its context: a name joined by a
+ * hyphen to a lower-case word that the text also writes alone ("C-like",
+ * "U.S.-backed", "Bank-led"; not "Kai-shek"). */
+#define FRAGMENT_MIN_ALONE 5
+static int fragment_word(const discover *d, const char *w, size_t len) {
+    const char *h = memrchr(w, '-', len);
+    if (!h || h == w) return 0;
+    size_t sl = len - (size_t)(h + 1 - w);
+    if (sl < 2) return 0;
+    for (size_t k = 1; k <= sl; k++)
+        if (h[k] < 'a' || h[k] > 'z') return 0;
+    return counter_total(&d->words, h + 1, sl) >= FRAGMENT_MIN_ALONE;
+}
+
+/* A name made of two names joined by "and" or "&" is one when it is at least
+ * half as frequent as the more frequent of them ("Securities and Exchange
+ * Commission"; not "IBM and Microsoft"). */
+static int and_span_complete(const cand *cs, const strmap *index, const cand *c) {
+    for (size_t b = 0, e; b < c->len; b = e + 1) {
+        const char *sp = memchr(c->key + b, ' ', c->len - b);
+        e = sp ? (size_t)(sp - c->key) : c->len;
+        if (!is_and(c->key + b, e - b)) continue;
+        int64_t l = span_index(index, c->key, b - 1), r = span_index(index, c->key + e + 1, c->len - e - 1);
+        int64_t most = l >= 0 ? cs[l].count : 0;
+        if (r >= 0 && cs[r].count > most) most = cs[r].count;
+        return 2 * c->count >= most;
+    }
+    return 1;
+}
+
+/* Is the candidate shaped like a name: no fragment word, no company
+ * designator alone ("Inc."), a one-letter word only when listed with other
+ * names at least min_count times ("C , Pascal"), a number only after words
+ * that are no common words ("Windows 95", not "Section 5"), two names joined
+ * by "and" only when complete (and_span_complete)? */
+static int name_shaped(const discover *d, const cand *cs, const strmap *index, const cand *c) {
+    size_t last = 0;
+    for (size_t b = 0, e; b < c->len; b = e + 1) {
+        const char *sp = memchr(c->key + b, ' ', c->len - b);
+        e = sp ? (size_t)(sp - c->key) : c->len;
+        if (fragment_word(d, c->key + b, e - b)) return 0;
+        last = b;
+    }
+    if (in_list(TITLES, c->key + last, c->len - last)) return 0; /* "Finance Minister", "Vice President" */
+    if (c->ntok == 1) {
+        if (in_list(DESIGNATORS, c->key, c->len)) return 0;
+        int64_t i = strmap_get(&d->words.map, c->key, c->len);
+        int nl = letters(c->key);
+        return nl >= 2 || (nl == 1 && i >= 0 && d->words.v[i * d->words.slots + LISTED] >= d->p.min_count);
+    }
+    char lastw[16];
+    size_t ll = c->len - last;
+    if (ll < sizeof lastw) {
+        memcpy(lastw, c->key + last, ll);
+        lastw[ll] = 0;
+        if (is_number(lastw))
+            for (size_t b = 0, e; b < last; b = e + 1) {
+                e = (size_t)((const char *)memchr(c->key + b, ' ', c->len - b) - c->key);
+                int64_t mid;
+                if (lower_case_dominates(d, c->key + b, e - b, &mid)) return 0;
+            }
+    }
+    return and_span_complete(cs, index, c);
+}
+
+#define COMMON_ALONE_RATIO 1.0
+/* Is the one-word candidate a common word that the text capitalises inside
+ * longer names ("Fund", "Environmental", "Language" in "A Language for
+ * ..."): its lower-case form more frequent than its whole-run occurrences,
+ * where it stands alone as a name? Not an acronym in capitals ("BASIC"). */
+static int common_alone(const discover *d, const cand *c) {
+    if (strspn(c->key, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == c->len) return 0; /* an acronym: "BASIC", "FLOPS" */
+    int64_t mid, lower;
+    case_counts(d, c->key, c->len, &mid, &lower);
+    return (double)lower > COMMON_ALONE_RATIO * (double)c->whole;
+}
+
+/* The share of a candidate's occurrences that must be whole runs of name
+ * words: min_alone, but COMMON_FIRST_ALONE for a name of several words that
+ * starts with a common word and has no proper word after it but company
+ * designators ("Services Inc", "Bankers Association", "Encoding Rules",
+ * parts of "Aero Services Inc", "Swiss Bankers Association"...; "General
+ * Electric Co", "World Bank" are whole runs more often than not). */
+#define COMMON_FIRST_ALONE 0.5
+static double min_alone_share(const discover *d, const cand *c) {
+    const char *sp = memchr(c->key, ' ', c->len);
+    int64_t mid;
+    if (!sp || d->p.min_alone >= COMMON_FIRST_ALONE || !lower_case_dominates(d, c->key, (size_t)(sp - c->key), &mid))
+        return d->p.min_alone;
+    /* unless a later word is a proper word other than a designator: "New Jersey", "New Hampshire" */
+    for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) {
+        const char *nx = memchr(c->key + b, ' ', c->len - b);
+        e = nx ? (size_t)(nx - c->key) : c->len;
+        if (!in_list(DESIGNATORS, c->key + b, e - b) && proper_word(d, c->key + b, e - b)) return d->p.min_alone;
+    }
+    return COMMON_FIRST_ALONE;
+}
+
+/* Is the candidate an adjective ("Japanese", "Kuwaiti", "Southeast Asian"):
+ * seen as a whole run at least ADJECTIVE_MIN_WHOLE times, and fewer than
+ * ADJECTIVE_ENDS of those end a phrase (ends_phrase; names: 15-40% in
+ * Reuters, "Japanese" 2%)? */
+#define ADJECTIVE_MIN_WHOLE 20
+#define ADJECTIVE_ENDS 0.05
+static int adjective(const cand *c) {
+    return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
+}
+
+/* Plurals of kept names ("GUIs" of "GUI", "Macintoshes"), no names of their
+ * own: dropped when the singular is kept and at least as frequent. */
+static void drop_plurals(cand *cs, int64_t n, const strmap *index) {
+    for (int64_t i = 0; i < n; i++) {
+        cand *c = &cs[i];
+        if (!c->kept || c->len < 3 || c->key[c->len - 1] != 's' || c->key[c->len - 2] == 's') continue;
+        for (size_t cut = 1; cut <= 2; cut++) {
+            if (cut == 2 && c->key[c->len - 2] != 'e') break;
+            int64_t st = span_index(index, c->key, c->len - cut);
+            if (st >= 0 && cs[st].kept && cs[st].count >= c->count) {
+                c->kept = 0;
+                break;
+            }
+        }
+    }
 }
 
 static int by_length_desc(const void *a, const void *b) {
@@ -547,17 +838,18 @@ typedef struct {
     struct alias_node {
         const char *s;
         uint32_t len;
+        merge_rule rule;
         int64_t next;
     } *node;
     int64_t n, cap;
 } aliases;
 
-static void alias_add(aliases *al, int64_t to, const char *s, size_t len) {
+static void alias_add(aliases *al, int64_t to, const char *s, size_t len, merge_rule rule) {
     if (al->n == al->cap) {
         al->cap = al->cap * 2 + 256;
         al->node = xrealloc(al->node, sizeof *al->node * (size_t)al->cap);
     }
-    al->node[al->n] = (struct alias_node){s, (uint32_t)len, al->head[to]};
+    al->node[al->n] = (struct alias_node){s, (uint32_t)len, rule, al->head[to]};
     al->head[to] = al->n++;
 }
 
@@ -567,13 +859,13 @@ static int64_t root(const cand *cs, int64_t c) {
     return c;
 }
 
-/* Candidate v (kept) becomes an alias of candidate t (kept), with its aliases;
- * t gains `mentions` of v's occurrences. */
-static void merge(cand *cs, aliases *al, int64_t v, int64_t t, int64_t mentions) {
+/* Candidate v (kept) becomes an alias of candidate t (kept) by `rule`, with
+ * its aliases; t gains `mentions` of v's occurrences. */
+static void merge(cand *cs, aliases *al, int64_t v, int64_t t, int64_t mentions, merge_rule rule) {
     cs[v].kept = 0;
     cs[v].into = t;
     cs[t].count += mentions;
-    alias_add(al, t, cs[v].key, cs[v].len);
+    alias_add(al, t, cs[v].key, cs[v].len, rule);
     for (int64_t k = al->head[v], next; k >= 0; k = next) {
         next = al->node[k].next;
         al->node[k].next = al->head[t];
@@ -590,8 +882,9 @@ static int preferred(const cand *a, const cand *b) {
     return c ? c < 0 : a->len < b->len;
 }
 
-/* Spelling key of a name: case-folded, without spaces, hyphens, periods and
- * apostrophes ("Chiang Kai-Shek" ~ "Chiang Kai-shek", "UNIX" ~ "Unix", "U. S." ~ "U.S."). */
+/* Spelling key of a name: case-folded, without spaces, hyphens, periods,
+ * apostrophes and slashes ("Chiang Kai-Shek" ~ "Chiang Kai-shek", "UNIX" ~
+ * "Unix", "U. S." ~ "U.S.", "HP/UX" ~ "HP-UX"). */
 static char *spelling_key(const char *s, size_t len, size_t *klen) {
     char *copy = xasprintf("%.*s", (int)len, s);
     utf8proc_uint8_t *folded = NULL;
@@ -601,7 +894,7 @@ static char *spelling_key(const char *s, size_t len, size_t *klen) {
     if (m < 0) return NULL;
     char *q = (char *)folded;
     for (const char *p = (char *)folded; *p; p++)
-        if (!strchr(" -.'", *p)) *q++ = *p;
+        if (!strchr(" -.'/", *p)) *q++ = *p;
     *q = 0;
     *klen = (size_t)(q - (char *)folded);
     return (char *)folded;
@@ -622,7 +915,7 @@ static void merge_spelling_variants(cand *cs, int64_t n, aliases *al) {
     for (int64_t i = 0; i < n; i++) {
         if (!keys[i] || !klens[i]) continue;
         int64_t b = strmap_get(&best, keys[i], klens[i]);
-        if (b != i) merge(cs, al, i, b, cs[i].count);
+        if (b != i) merge(cs, al, i, b, cs[i].count, MERGE_SPELLING);
     }
     for (int64_t i = 0; i < n; i++) free(keys[i]);
     free(keys);
@@ -635,22 +928,64 @@ static int has_connector(const cand *c) {
     for (size_t b = 0, e; b < c->len; b = e + 1) {
         const char *sp = memchr(c->key + b, ' ', c->len - b);
         e = sp ? (size_t)(sp - c->key) : c->len;
-        if (in_list(CONNECTORS, c->key + b, e - b)) return 1;
+        if (is_joiner(c->key + b, e - b)) return 1;
     }
     return 0;
 }
 
-/* Are the words of c before its last one proper words (proper_word), and
- * when `unnamed`, no names of their own either (neither kept nor merged)? */
-static int proper_words_before_last(const discover *d, const cand *cs, const strmap *index, const cand *c, int unnamed) {
+/* Given names: proper words (proper_word) that are no names of their own
+ * (neither kept nor merged) and that the text puts before at least
+ * GIVEN_MIN_SURNAMES different proper words and before common words at most
+ * a quarter as often ("Alan Turing", "Alan Kay"; not "Franz Lisp" alone,
+ * not "British Columbia", "British Airways", "British Petroleum", not
+ * "Turbo Pascal", "Turbo Vision"): the counted sign that a long form is a
+ * person's name. Maps the word to 1. */
+#define GIVEN_MIN_SURNAMES 2
+static void find_given_names(const discover *d, const cand *cs, int64_t n, const strmap *index, strmap *given) {
+    strmap first; /* first word -> index into tally */
+    strmap_init(&first);
+    int64_t (*tally)[2] = NULL, nt = 0; /* [0]: proper second words, [1]: common ones */
+    for (int64_t i = 0; i < n; i++) {
+        const cand *c = &cs[i];
+        if (c->ntok != 2) continue;
+        const char *sp = memchr(c->key, ' ', c->len);
+        size_t fl = (size_t)(sp - c->key), sl = c->len - fl - 1;
+        if (c->key[0] >= 'a' && c->key[0] <= 'z') continue; /* a particle: "von Neumann" */
+        int64_t t = strmap_get(&first, c->key, fl);
+        if (t < 0) {
+            tally = xrealloc(tally, sizeof *tally * (size_t)(nt + 1));
+            tally[nt][0] = tally[nt][1] = 0;
+            strmap_put(&first, c->key, fl, t = nt++);
+        }
+        int64_t mid;
+        if (proper_word(d, sp + 1, sl)) tally[t][0]++;
+        else if (lower_case_dominates(d, sp + 1, sl, &mid)) tally[t][1]++;
+    }
+    for (size_t s = 0; s < first.cap; s++) {
+        if (!first.hash[s]) continue;
+        const int64_t *t = tally[first.val[s]];
+        int64_t w = strmap_get(index, first.key[s], first.klen[s]);
+        if (t[0] >= GIVEN_MIN_SURNAMES && 4 * t[1] <= t[0] && !(w >= 0 && (cs[w].kept || cs[w].into >= 0)) &&
+            proper_word(d, first.key[s], first.klen[s]))
+            strmap_put(given, first.key[s], first.klen[s], 1);
+    }
+    free(tally);
+    strmap_free(&first);
+}
+
+/* Is c a person's full name: its words before the last given names or
+ * initials ("J."), one given name at least ("John W. Backus")? */
+static int person_long_form(const strmap *given, const cand *c) {
+    int names = 0;
     for (size_t b = 0, e; b < c->len; b = e + 1) {
         const char *sp = memchr(c->key + b, ' ', c->len - b);
-        if (!sp) return 1;
+        if (!sp) break;
         e = (size_t)(sp - c->key);
-        int64_t w = strmap_get(index, c->key + b, e - b);
-        if ((unnamed && w >= 0 && (cs[w].kept || cs[w].into >= 0)) || !proper_word(d, c->key + b, e - b)) return 0;
+        int initial = e - b == 2 && c->key[b] >= 'A' && c->key[b] <= 'Z' && c->key[b + 1] == '.';
+        if (strmap_get(given, c->key + b, e - b) >= 0) names++;
+        else if (!initial) return 0;
     }
-    return 1;
+    return names > 0;
 }
 
 /* How often the one-word name w was seen as a whole run in a sentence with
@@ -662,26 +997,27 @@ static int64_t together(const discover *d, const cand *w, const cand *f) {
     return i < 0 ? 0 : d->together.v[i * d->together.slots + MID];
 }
 
-/* A one-word name w and a kept longer name f without connectors that ends
- * with it ("Garbo", "Greta Garbo") are one entity
+/* A one-word name w and a kept person's full name f that ends with it
+ * (person_long_form: "Turing", "Alan Turing") are one entity
  *  - when f is w's usual long form: f is its most frequent one, at least as
- *    frequent as w alone, covers at least half of w's occurrences inside
- *    longer runs of name words, and its other words are proper words
- *    (proper_word: "South Vietnam" is not Vietnam's); w becomes f's alias
- *    ("Washington" alone outnumbers "George Washington": two entities);
- *  - or when f is w's only long form whose other words are first names or
- *    titles: proper words that are no names of their own ("Humphrey Davy";
- *    not "Lake Victoria", "New Jersey"; "Andrew Jackson" and "Michael
+ *    frequent as w alone and covers at least half of w's occurrences inside
+ *    longer runs of name words; w becomes f's alias ("Washington" alone
+ *    outnumbers "George Washington": two entities);
+ *  - or when f is w's only person's long form and at least a quarter as
+ *    frequent as w alone ("Humphrey Davy"; "Andrew Jackson" and "Michael
  *    Jackson" stay apart from "Jackson"); the one more often seen as a whole
  *    run keeps the name;
  * unless w alone was seen in a sentence with another span ending with it
  * but never with f: "Eyre , Lake Eyre" tells that this "Eyre" is not "Jane
  * Eyre", however frequent the novel.
- * Not "Columbia" and "District of Columbia": a connector makes f a name of
- * something else. */
+ * Products and places are no persons: "Turbo Pascal", "Franz Lisp",
+ * "Internet Explorer", "McDonnell Douglas", "British Columbia" merge nothing. */
 static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, aliases *al) {
+    strmap given;
+    strmap_init(&given);
+    find_given_names(d, cs, n, index, &given);
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
-    int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its long form of first names + w, -2: several */
+    int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its person's long form, -2: several */
     char *seen = xcalloc((size_t)n + 1, 1); /* w alone was seen in a sentence with a longer span ending with it */
     for (int64_t i = 0; i < n; i++) full[i] = only[i] = -1;
     for (int64_t i = 0; i < n; i++) {
@@ -690,7 +1026,7 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
         int64_t w = strmap_get(index, sp + 1, cs[i].len - (size_t)(sp + 1 - cs[i].key));
         if (w < 0 || !cs[w].kept || cs[w].ntok != 1) continue;
         if (full[w] < 0 || preferred(&cs[i], &cs[full[w]])) full[w] = i;
-        if (proper_words_before_last(d, cs, index, &cs[i], 1)) only[w] = only[w] == -1 ? i : -2;
+        if (person_long_form(&given, &cs[i])) only[w] = only[w] == -1 ? i : -2;
     }
     const counter *tg = &d->together;
     for (size_t s = 0; s < tg->map.cap; s++) {
@@ -701,20 +1037,42 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept || !proper_words_before_last(d, cs, index, &cs[f], 0) ||
+        if (f < 0 || !cs[f].kept || !cs[w].kept || !person_long_form(&given, &cs[f]) ||
             (seen[w] && !together(d, &cs[w], &cs[f])))
             continue;
-        if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole) merge(cs, al, w, f, cs[w].whole);
+        if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole)
+            merge(cs, al, w, f, cs[w].whole, MERGE_SURNAME);
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = only[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept || (seen[w] && !together(d, &cs[w], &cs[f]))) continue;
-        if (cs[w].whole > cs[f].whole) merge(cs, al, f, w, 0); /* w's count has f's occurrences */
-        else merge(cs, al, w, f, cs[w].whole);
+        if (f < 0 || !cs[f].kept || !cs[w].kept || 4 * cs[f].count < cs[w].whole || (seen[w] && !together(d, &cs[w], &cs[f])))
+            continue;
+        if (cs[w].whole > cs[f].whole) merge(cs, al, f, w, 0, MERGE_SURNAME); /* w's count has f's occurrences */
+        else merge(cs, al, w, f, cs[w].whole, MERGE_SURNAME);
     }
     free(full);
     free(only);
     free(seen);
+    strmap_free(&given);
+}
+
+/* A name w and its company forms "w Inc", "w Microsystems", "w Computer
+ * Inc" (w followed by DESIGNATORS only) are one entity, named w (or what w
+ * was merged into): "Sun" ~ "Sun Microsystems", "Textron" ~ "Textron Inc". */
+static void merge_organisations(cand *cs, int64_t n, const strmap *index, aliases *al) {
+    for (int64_t i = 0; i < n; i++) {
+        if (!cs[i].kept || cs[i].ntok < 2) continue;
+        const char *sp = memchr(cs[i].key, ' ', cs[i].len);
+        int64_t w = strmap_get(index, cs[i].key, (size_t)(sp - cs[i].key));
+        if (w < 0 || (!cs[w].kept && cs[w].into < 0)) continue;
+        int designated = 1;
+        for (size_t b = (size_t)(sp - cs[i].key) + 1, e; b < cs[i].len && designated; b = e + 1) {
+            const char *nx = memchr(cs[i].key + b, ' ', cs[i].len - b);
+            e = nx ? (size_t)(nx - cs[i].key) : cs[i].len;
+            designated = in_list(DESIGNATORS, cs[i].key + b, e - b);
+        }
+        if (designated && (w = root(cs, w)) != i) merge(cs, al, i, w, 0, MERGE_ORGANISATION); /* w's count has i's occurrences */
+    }
 }
 
 /* The candidates named by the items of a definition head key, in order (-1:
@@ -776,11 +1134,67 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         if (first < 0 || total < d->p.min_count) continue;
         for (int j = 0; j < k; j++)
             if (items[j] >= 0 && items[j] != first && cs[items[j]].into < 0) /* an item written twice is merged once */
-                merge(cs, al, items[j], first, 0);
+                merge(cs, al, items[j], first, 0, MERGE_HEAD);
         cs[first].kept = cs[first].headword = 1;
         if (cs[first].count < total) cs[first].count = total;
     }
     free(head_of);
+}
+
+/* The initials of a kept name of several name words, joiners skipped
+ * ("Digital Equipment Corporation" -> "DEC", "Securities and Exchange
+ * Commission" -> "SEC") into buf; 0 when a word does not start with a
+ * capital A-Z or there are more than 8. */
+static int name_initials(const cand *c, char *buf) {
+    int k = 0;
+    for (size_t b = 0, e; b < c->len; b = e + 1) {
+        const char *sp = memchr(c->key + b, ' ', c->len - b);
+        e = sp ? (size_t)(sp - c->key) : c->len;
+        if (is_joiner(c->key + b, e - b)) continue;
+        if (k == 8 || c->key[b] < 'A' || c->key[b] > 'Z') return 0;
+        buf[k++] = c->key[b];
+    }
+    buf[k] = 0;
+    return k;
+}
+
+/* A kept acronym ("DEC": 2 to 8 capitals A-Z) and the only kept name whose
+ * initials it is ("Digital Equipment Corporation") are one entity, named by
+ * the preferred of the two, when the text has them in one sentence at least
+ * once (discover.initials; not "HP" and "Hacker Personality"); an acronym
+ * with two such names ("ATM") stays apart. After the acronyms defined in
+ * parentheses, which win. */
+static void merge_initials(const discover *d, cand *cs, int64_t n, aliases *al) {
+    strmap by_initials; /* initials -> the kept name, -2: several */
+    strmap_init(&by_initials);
+    char buf[16];
+    for (int64_t i = 0; i < n; i++) {
+        if (!cs[i].kept || cs[i].ntok < 2) continue;
+        int k = name_initials(&cs[i], buf);
+        if (k < 2) continue;
+        int64_t j = strmap_get(&by_initials, buf, (size_t)k);
+        if (j == -1) strmap_put(&by_initials, buf, (size_t)k, i);
+        else if (j >= 0) strmap_add(&by_initials, buf, (size_t)k, -2 - j);
+    }
+    for (int64_t a = 0; a < n; a++) {
+        const cand *c = &cs[a];
+        if (!c->kept || c->ntok != 1 || c->headword || c->len < 2 || c->len > 8 || strspn(c->key, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") < c->len)
+            continue;
+        int64_t l = strmap_get(&by_initials, c->key, c->len);
+        if (l < 0 || !cs[l].kept) continue;
+        char *pair = xasprintf("%s\t%s", c->key, cs[l].key);
+        int64_t seen = strmap_get(&d->initials.map, pair, strlen(pair));
+        free(pair);
+        if (seen < 0) continue;
+        if (preferred(&cs[a], &cs[l])) merge(cs, al, l, a, cs[l].count, MERGE_INITIALS);
+        else merge(cs, al, a, l, cs[a].count, MERGE_INITIALS);
+    }
+    strmap_free(&by_initials);
+}
+
+const char *merge_rule_name(merge_rule r) {
+    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials"};
+    return names[r];
 }
 
 int64_t discover_finish(discover *d, discovered_name **out) {
@@ -802,6 +1216,8 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int initial = v[INIT] && usually_capitalised(d, c->key, fl);
         c->count = v[MID] + (initial ? v[INIT] : 0);
         c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
+        c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
+        c->ends = v[ENDS];
     }
     /* longest first, so that a candidate's kept extensions are known when it is judged */
     cand **order = xmalloc(sizeof *order * (size_t)(n + 1));
@@ -811,9 +1227,10 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     int64_t min = d->p.min_count;
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
-        if (c->count < min || c->count - c->ext < min || (double)c->whole < d->p.min_alone * (double)c->count) continue;
+        if (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || adjective(c)) continue;
         if (c->ntok == 1) {
-            if (letters(c->key) < 2 || !usually_capitalised(d, c->key, c->len)) continue;
+            if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
             continue;
         }
@@ -826,11 +1243,13 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         }
     }
     free(order);
+    drop_plurals(cs, n, &sp->map);
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
     if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &al);
+    merge_organisations(cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
     counter *ac = &d->acronyms;
     acronym_pair *pairs = xmalloc(sizeof *pairs * (size_t)(ac->n + 1));
@@ -850,11 +1269,12 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int64_t a = span_index(&sp->map, pairs[k].key, pairs[k].alen), e = root(cs, pairs[k].expansion);
         if (a >= 0 && (cs[a].kept || cs[a].into >= 0)) { /* the acronym's own mentions now belong to the expansion */
             a = root(cs, a);
-            if (a != e && !cs[a].headword) merge(cs, &al, a, e, cs[a].count); /* a head said what the acronym names */
+            if (a != e && !cs[a].headword) merge(cs, &al, a, e, cs[a].count, MERGE_ACRONYM); /* a head said what the acronym names */
         } else {
-            alias_add(&al, e, pairs[k].key, pairs[k].alen);
+            alias_add(&al, e, pairs[k].key, pairs[k].alen, MERGE_ACRONYM);
         }
     }
+    merge_initials(d, cs, n, &al);
     int64_t kept = 0;
     for (int64_t i = 0; i < n; i++) kept += cs[i].kept;
     discovered_name *names = xcalloc((size_t)kept + 1, sizeof *names);
@@ -866,6 +1286,8 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         dn->count = cs[i].count;
         for (int64_t k = al.head[i]; k >= 0; k = al.node[k].next) {
             dn->aliases = xrealloc(dn->aliases, sizeof *dn->aliases * (size_t)(dn->naliases + 1));
+            dn->alias_rules = xrealloc(dn->alias_rules, sizeof *dn->alias_rules * (size_t)(dn->naliases + 1));
+            dn->alias_rules[dn->naliases] = al.node[k].rule;
             dn->aliases[dn->naliases++] = xasprintf("%.*s", (int)al.node[k].len, al.node[k].s);
         }
     }
@@ -883,6 +1305,7 @@ void discovered_names_free(discovered_name *names, int64_t n) {
         free(names[i].name);
         for (int k = 0; k < names[i].naliases; k++) free(names[i].aliases[k]);
         free(names[i].aliases);
+        free(names[i].alias_rules);
     }
     free(names);
 }

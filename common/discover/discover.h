@@ -22,9 +22,27 @@
  *    whole run of name words, such as "capital of Italy", are skipped), read
  *    only when at least 7% of the sentences start with a head (a glossary,
  *    not running text where a colon follows a list or a label now and then).
+ *  - names joined by "and" or "&" ("Securities and Exchange Commission"):
+ *    the spans across two runs of name words, kept only when at least half as
+ *    frequent as the more frequent of the two ("IBM and Microsoft" is none).
+ * Never a name word: month and day names ("Dec", not "DEC"), markup ("IBM}",
+ * "Inc>"); a title before a name word ends the words before it ("Finance
+ * Minister Cleopa Msuya" counts "Cleopa Msuya"); a number may end a name
+ * ("Windows 95", "IBM 360").
  * A candidate is kept when it is frequent (estimated count >= min_count), of
  * good quality and complete:
- *  - one word: at least two letters, not a stoplisted word, usually capitalised;
+ *  - one word: at least two letters (one letter, "C", "R", "C++", when listed
+ *    next to a longer name at least min_count times: "C , Pascal and Fortran"),
+ *    not a stoplisted word nor a company designator ("Inc."), usually
+ *    capitalised, and its lower-case form no more frequent than its whole
+ *    runs unless it is in capitals ("Fund", "Language" in titles are not;
+ *    "BASIC" is);
+ *  - no word a name hyphen-joined to a lower-case word the text writes alone
+ *    ("C-like", "U.S.-backed"), no title as its last word, no number after a
+ *    common word ("Section 5"), no plural of a kept name ("GUIs");
+ *  - no adjective: of 20 or more whole runs, at least 5% end a phrase
+ *    (punctuation, "'s", a number or a verb such as "said" follows: "Japanese"
+ *    is followed by a noun);
  *  - several words: the pointwise mutual information of its weakest split into
  *    two shorter names, log(c(ab) N / (c(a) c(b))), is >= min_pmi (N = name
  *    words counted), i.e. its parts occur together more than chance would
@@ -34,25 +52,28 @@
  *    is always followed by "Beethoven") — the right/left boundary test of
  *    phrase mining, by the share of the dominant neighbour instead of the
  *    entropy of all of them (which would need every neighbour's count);
- *  - a name on its own: at least min_alone of its occurrences are a whole
- *    run of name words (from the run's second name word when the run starts
- *    the sentence), so words seen mostly as parts of many longer names —
+ *  - a name on its own: at least min_alone (one of several words starting
+ *    with a common word and nothing proper after it but designators: half)
+ *    of its occurrences are a whole run of name words (from the run's second
+ *    name word when the run starts the sentence with a common word, by the
+ *    counts so far), so words seen mostly as parts of many longer names —
  *    first names ("Edith"), titles ("Mr.", "General"), heads ("River",
  *    "University") — are no entities, and take no mentions from the longer
  *    names that are too rare to be kept.
  * Variants of a name then become one entity, the others its aliases:
  *  - spellings that differ only in case, spaces, hyphens, periods or
  *    apostrophes ("UNIX" ~ "Unix", "U. S." ~ "U.S."): the most frequent wins;
- *  - a one-word name and the most frequent kept longer name without connectors
- *    that ends with it ("Garbo" -> "Greta Garbo"), when the long form is at
- *    least as frequent as the word alone, covers at least half of the
- *    word's occurrences inside longer runs and its other words are proper
- *    words: capitalised, their lower-case form rare ("Washington" alone
- *    outnumbers "George Washington": two entities; "South Vietnam" is not
- *    Vietnam's long form: "south" is a common word);
- *  - a one-word name and its only long form whose other words are first
- *    names or titles: proper words that are no names of their own ("Davy"
- *    ~ "Humphrey Davy"; not "Victoria" ~ "Lake Victoria");
+ *  - surnames, for persons only: the long form's words before the last are
+ *    given names (proper words, no names of their own, that the text puts
+ *    before two or more proper words and rarely before common words: "Alan
+ *    Kay", "Alan Turing"; not "Turbo Pascal", "Franz Lisp", "British
+ *    Columbia", "McDonnell Douglas") or initials; a one-word name and its most
+ *    frequent such long form ("Garbo" -> "Greta Garbo"), when the long form is
+ *    at least as frequent as the word alone and covers at least half of the
+ *    word's occurrences inside longer runs ("Washington" alone outnumbers
+ *    "George Washington": two entities);
+ *  - a one-word name and its only person's long form at least a quarter as
+ *    frequent as the word alone ("Davy" ~ "Humphrey Davy");
  *  but in neither case when the word alone was seen in a sentence with
  *  another long form ending with it and never with this one ("Eyre , Lake
  *  Eyre": not "Jane Eyre");
@@ -64,9 +85,15 @@
  *    different heads ("Charles" heads a king, a river and a physicist) or a
  *    one-word item whose lower-case form is more than twice as frequent
  *    ("Note :") is left to the rules above.
+ *  - after those, a name and its company forms ("Sun" ~ "Sun Microsystems",
+ *    "Textron" ~ "Textron Inc"), then the acronyms, then an acronym in
+ *    capitals and the only kept name with its initials when the two were
+ *    seen in one sentence ("DEC" ~ "Digital Equipment Corporation").
+ * Each alias carries the rule that made it (merge_rule; names.tsv says it).
  * Memory: a table of the distinct words, one of the distinct candidate spans,
- * one of the (word alone, long form) pairs met in a sentence and one of the
- * distinct definition heads; when one of the latter three exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
+ * one of the (word alone, long form) pairs met in a sentence, one of the
+ * (acronym, span with its initials) pairs met in a sentence and one of the
+ * distinct definition heads; when one of the latter four exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
  * bounded whatever the text size. */
 #ifndef PROBEXPAN_DISCOVER_H
 #define PROBEXPAN_DISCOVER_H
@@ -91,9 +118,21 @@ void discover_free(discover *d);
 /* Counts one sentence (tokens as sentence_split.h makes them). */
 void discover_add_sentence(discover *d, char *const *tokens, int n);
 
+/* The rule that made a name an alias of an entity (names.tsv says it). */
+typedef enum {
+    MERGE_SPELLING,     /* spelled alike but for case, spaces, '-', '.', '\'', '/' ("UNIX" ~ "Unix", "HP/UX" ~ "HP-UX") */
+    MERGE_HEAD,         /* a synonym of one definition head ("Garbo , Greta Garbo :") */
+    MERGE_SURNAME,      /* a person's surname and full name ("Turing" ~ "Alan Turing") */
+    MERGE_ORGANISATION, /* a name and its company form ("Sun" ~ "Sun Microsystems", "Textron" ~ "Textron Inc") */
+    MERGE_ACRONYM,      /* defined in parentheses ("International Business Machines ( IBM )") */
+    MERGE_INITIALS      /* an acronym that is the initials of the only kept name so spelled ("DEC" ~ "Digital Equipment Corporation") */
+} merge_rule;
+const char *merge_rule_name(merge_rule r);
+
 typedef struct {
     char *name;         /* tokens joined by single spaces */
     char **aliases;     /* its merged variants and acronyms */
+    merge_rule *alias_rules; /* the rule that made each alias one */
     int naliases;
     int64_t count;      /* estimated occurrences */
 } discovered_name;

@@ -8,7 +8,10 @@
 # side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
 # the discovered run is also scored against every discovered entity that WordNet
 # names as a class member (examples/wordnet/wordnet.awk's class lists), also
-# those the curated list lacks. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+# those the curated list lacks (WORDNET_CLASSES=0: not, for datasets whose classes are
+# no WordNet classes). DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+# JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
+# precision of the discovered names from those hand judgements.
 set -euo pipefail
 bin=$1 curated=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,8 +26,9 @@ echo "text: $(wc -l <"$out/text.txt") lines, $(wc -c <"$out/text.txt") bytes"
     "$bin/annotate" --quiet --discover --lines ${DISCOVER_FLAGS:-} --out "$out/discovered" "$out/text.txt"
 echo "candidates (entities of the discovered dataset): $(wc -l <"$out/discovered/entity2id.txt")"
 bash "$here/discover_map.sh" "$curated" "$out/discovered"
+[ -z "${JUDGED:-}" ] || bash "$here/discover_judge.sh" "$out/discovered" "$JUDGED"
 wordnet=${WORDNET_DIR:-/usr/share/wordnet}
-if [ -r "$wordnet/data.noun" ]; then
+if [ -r "$wordnet/data.noun" ] && [ "${WORDNET_CLASSES:-1}" = 1 ]; then
     rm -rf "$out/wordnet" && mkdir -p "$out/wordnet/classes" "$out/wordnet/data"
     awk -v out="$out/wordnet" -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
     cp "$out/discovered/entity2id.txt" "$out/wordnet/data/"
@@ -38,6 +42,6 @@ for v in discovered curated; do
     make -s -C "$root" -f pipelines/probexpan.mk BIN="$bin" DATA="$data" RUN="$out/run-$v" full >"$out/run-$v.log" 2>&1
 done
 "$bin/evaluate" --quiet --gt "$out/discovered" discovered="$out/run-discovered/full/ranked.mp"
-[ ! -d "$out/wordnet/data" ] ||
+[ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] ||
     "$bin/evaluate" --quiet --gt "$out/wordnet/data" discovered-wordnet-gt="$out/run-discovered/full/ranked.mp"
 "$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"

@@ -2,8 +2,10 @@
 # discover_map.sh CURATED DISCOVERED [CLASSES]: gives the discovered dataset (annotate
 # --discover) the curated dataset's classes, by name: a ground-truth member is
 # found when one of its names (its name in entity2id.txt, or an alias in the
-# curated aliases.txt: the curated mentions count those too) is the name or an
-# alias (DISCOVERED/aliases.txt) of a discovered entity. DISCOVERED/gt/<class>.txt
+# curated aliases.txt: the curated mentions count those too), or failing that
+# its longest suffix, is the name or an alias (DISCOVERED/aliases.txt) of a
+# discovered entity (a curated list made by an earlier discovery has titled
+# names, "President Reagan", that discovery now reads as "Reagan"). DISCOVERED/gt/<class>.txt
 # lists the discovered entities so found (each once), DISCOVERED/query/<class>.txt
 # the same seed sets written as the discovered entities' names (a seed that was
 # not discovered is left out, two seeds found as one entity are written once; a
@@ -33,9 +35,13 @@ awk -F'\t' 'NR == FNR { print $1 "\t" $1; next } { for (i = 2; i <= NF; i++) if 
 awk -F'\t' 'NR == FNR { id[$1] = $2; print $1 "\t" $2 "\t" $1; next }
     ($1 in id) { for (i = 2; i <= NF; i++) if ($i != "") print $i "\t" id[$1] "\t" $1 }' \
     "$disc/entity2id.txt" "$disc_aliases" >"$tmp/disc_names"
-# curated name -> the discovered entities it was found as: "curated name<TAB>eid<TAB>name", own name first
+# curated name -> the discovered entities it was found as: "curated name<TAB>eid<TAB>name", own name first;
+# a name not discovered is found through its longest discovered suffix (a title or a
+# qualifier dropped: "President Reagan" -> "Reagan", "Fed Chairman Paul Volcker" -> "Paul Volcker")
 awk -F'\t' 'NR == FNR { if (!($1 in eid)) { eid[$1] = $2; nm[$1] = $3 }; next }
-    ($2 in eid) { print $1 "\t" eid[$2] "\t" nm[$2] }' "$tmp/disc_names" "$tmp/cur_names" >"$tmp/found"
+    ($2 in eid) { print $1 "\t" eid[$2] "\t" nm[$2]; next }
+    { n = split($2, w, " "); for (k = 2; k <= n; k++) { s = w[k]; for (j = k + 1; j <= n; j++) s = s " " w[j]
+        if (s in eid) { print $1 "\t" eid[s] "\t" nm[s]; break } } }' "$tmp/disc_names" "$tmp/cur_names" >"$tmp/found"
 found_all=0 total_all=0
 for g in "$src"/gt/*.txt; do
     cls=$(basename "$g" .txt)

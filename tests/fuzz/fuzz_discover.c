@@ -5,8 +5,8 @@
  * Checked: every name is its tokens joined by single spaces, starts with a
  * capitalised word or a particle and ends with a capitalised word or numeral,
  * has at most max_len tokens, no tab or newline; counts are >= min_count and in descending order;
- * aliases (merged variants, acronyms) are tokens joined by single spaces and
- * never another entity's name. */
+ * aliases (merged variants, acronyms) are tokens joined by single spaces,
+ * never another entity's name, and each has a merge rule with a name. */
 #include <stdint.h>
 
 #include "discover/discover.h"
@@ -53,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int k = 0; k < names[i].naliases; k++) {
             const char *a = names[i].aliases[k];
             FUZZ_ASSERT(*a && *a != ' ' && a[strlen(a) - 1] != ' ' && !strstr(a, "  ") && !strpbrk(a, "\t\n"));
+            FUZZ_ASSERT(names[i].alias_rules[k] >= MERGE_SPELLING && names[i].alias_rules[k] <= MERGE_INITIALS);
+            FUZZ_ASSERT(*merge_rule_name(names[i].alias_rules[k]));
             for (int64_t j = 0; j < n; j++) FUZZ_ASSERT(strcmp(a, names[j].name));
         }
     }

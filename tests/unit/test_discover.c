@@ -50,8 +50,8 @@ static void test_names(void) {
     add(d, "this happened after Charles I died .", 3);
     add(d, "the theory of von Neumann is deep .", 3);
     add(d, "a Rare Name appears .", 2);            /* below min_count */
-    add(d, "we like Ohio a lot .", 60);
-    add(d, "we like Texas a lot .", 60);
+    add(d, "we like Ohio , a lot .", 60);
+    add(d, "we like Texas , a lot .", 60);
     add(d, "we saw Ohio Texas once .", 3);         /* frequent parts, rare together: low PMI */
     add(d, "they joined the International Business Machines ( IBM ) company .", 1);
     add(d, "they joined International Business Machines again .", 2);
@@ -139,11 +139,13 @@ static void test_variants_merged(void) {
     add(d, "we installed UNIX today .", 3);
     add(d, "the films of Greta Garbo are old .", 4);
     add(d, "later Garbo retired .", 3);
+    add(d, "then Greta Nissen danced .", 1); /* "Greta" before two surnames: a given name, so a person's full name */
     add(d, "they visited George Washington there .", 3);
     add(d, "they visited Washington there .", 9);
     add(d, "they visited George there .", 3);      /* "George" is a name: "George Washington" is not Washington's only form */
     add(d, "the lamp of Humphrey Davy burned .", 3); /* the only long form, a first name: an alias of Davy ... */
     add(d, "the lamp of Davy burned .", 5);          /* ... seen alone more often */
+    add(d, "then Humphrey Bogart smiled .", 1);
     add(d, "we met Andrew Jackson and Michael Jackson .", 3);
     add(d, "we met Jackson .", 4);
     add(d, "the District of Columbia votes .", 6);
@@ -176,10 +178,11 @@ static void test_common_word_heads_not_merged(void) {
     add(d, "they bombed South Vietnam then .", 4);
     add(d, "they left Vietnam then .", 3);
     add(d, "they went South then .", 5);
-    add(d, "the south was hot and the south was wet .", 5);
-    add(d, "the lamp of Humphrey Davy burned .", 3); /* a first name: merged */
+    add(d, "the south was hot and the south was wet .", 2);
+    add(d, "the lamp of Humphrey Davy burned .", 3); /* a given name: merged */
     add(d, "the lamp of Davy burned .", 5);
-    add(d, "we like Ohio a lot .", 60); /* other names: the long forms' parts occur together more than chance */
+    add(d, "then Humphrey Bogart smiled .", 1);
+    add(d, "we like Ohio , a lot .", 60); /* other names: the long forms' parts occur together more than chance */
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
@@ -201,7 +204,8 @@ static void test_short_form_with_another_long_form(void) {
     add(d, "the lake was salty and the lake was dry .", 3);
     add(d, "they watched Greta Garbo again .", 4); /* Garbo alone, never beside another long form: merged */
     add(d, "later Garbo retired .", 3);
-    add(d, "we like Ohio a lot .", 60);
+    add(d, "then Greta Nissen danced .", 1);
+    add(d, "we like Ohio , a lot .", 60);
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
