@@ -171,12 +171,14 @@ int http_expansion_begin(char *err, size_t errlen) {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        if (atomic_load(&s->stopping)) {
-            snprintf(err, errlen, "the server is stopping");
+        if (answering && conn_guard_client_gone(answering)) {
+            log_info("an expansion not started: its client closed the connection");
+            snprintf(err, errlen, "the client closed the connection");
             return 503;
         }
-        if (answering && conn_guard_client_gone(answering)) {
-            snprintf(err, errlen, "the client closed the connection");
+        if (atomic_load(&s->stopping)) { /* a request in flight still gets a free turn, but none waits */
+            if (!sem_trywait(&s->turns)) return 0;
+            snprintf(err, errlen, "the server is stopping");
             return 503;
         }
         struct timespec now, until;

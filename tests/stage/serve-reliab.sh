@@ -14,6 +14,17 @@ if ! make --no-print-directory -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="
     fail run_built "$(tail -n 3 "$WORK/pipe.log")"; exit 0
 fi
 
+# ---- a damaged index is refused by query and serve (its checksum is verified on load) ----
+mkdir "$WORK/damaged" && cp "$RUN"/*.mp "$WORK/damaged/"
+for off in 300 20000 3000000; do # the old reader accepted each of these flips (exit 0, another ranking)
+    cp "$RUN/index.mp" "$WORK/damaged/index.mp"
+    b=$(od -An -tu1 -j "$off" -N1 "$RUN/index.mp" | tr -d ' ')
+    printf "\\$(printf %o $((b ^ 1)))" | dd of="$WORK/damaged/index.mp" bs=1 seek="$off" conv=notrunc status=none
+    cmp -s "$RUN/index.mp" "$WORK/damaged/index.mp" && { fail "damaged_$off" "the byte did not change"; continue; }
+    expect_exit "query_damaged_$off" 3 'index.mp.*checksum mismatch' query --run "$WORK/damaged" --seeds Ohio,Texas,Iowa --size 5 --variant noclen
+    expect_exit "serve_damaged_$off" 3 'index.mp.*checksum mismatch' serve --run "$WORK/damaged" --data "$DATA" --port 0
+done
+
 PID=
 # start_server ARGS...: serve on a free loopback port; sets PID and PORT.
 start_server() {
@@ -107,4 +118,24 @@ done
 [ "$refused" -ge 13 ] && pass idle_flood_answered || fail idle_flood_answered "$refused of 140 answered 503/408"
 for fd in "${held[@]}"; do exec {fd}>&-; done
 kill -0 "$PID" && pass still_running || fail still_running
+stop_server
+
+# ---- expansions take turns (--threads 1): one whose client hung up while it waited is not run,
+# one waiting past --queue-wait gets 503 ----
+if ! start_server --queue-wait 2; then fail starts_turns "$(tail -n 3 "$WORK/serve.err")"; exit 0; fi
+expand() { curl -s -m "$1" -o "$WORK/$2.json" -w '%{http_code}' -H 'Content-Type: application/json' -d "$3" "http://127.0.0.1:$PORT/api/expand"; }
+expand 120 long '{"seeds":["Ohio","Texas","Iowa","Utah"],"size":50,"variant":"full"}' >"$WORK/long.code" & long=$!
+sleep 0.5
+gone=()
+for i in 1 2 3 4 5; do expand 1 "gone$i" '{"seeds":["Ohio","Texas"],"size":10,"variant":"noclen"}' >/dev/null & gone+=($!); done
+wait "${gone[@]}"
+got=$(expand 20 busy '{"seeds":["Ohio","Texas"],"size":10,"variant":"noclen"}')
+wait "$long"
+if [ "$(cat "$WORK/long.code")" != 200 ]; then skip turns "the long expansion ended in HTTP $(cat "$WORK/long.code") before the others queued"
+else
+    [ "$got" = 503 ] && jq -e '.error.message | test("busy")' "$WORK/busy.json" >/dev/null && pass queue_wait_503 ||
+        fail queue_wait_503 "HTTP $got: $(head -c 200 "$WORK/busy.json")"
+    n=$(grep -c 'an expansion not started: its client closed the connection' "$WORK/serve.err")
+    [ "$n" = 5 ] && pass hung_up_not_run || fail hung_up_not_run "$n of 5 dropped"
+fi
 stop_server
