@@ -16,7 +16,7 @@ fi
 
 # ---- a damaged index is refused by query and serve (its checksum is verified on load) ----
 mkdir "$WORK/damaged" && cp "$RUN"/*.mp "$WORK/damaged/"
-for off in 300 20000 3000000; do # the old reader accepted each of these flips (exit 0, another ranking)
+for off in 300 20000 3000000; do # the old reader accepted each of these flips (exit 0)
     cp "$RUN/index.mp" "$WORK/damaged/index.mp"
     b=$(od -An -tu1 -j "$off" -N1 "$RUN/index.mp" | tr -d ' ')
     printf "\\$(printf %o $((b ^ 1)))" | dd of="$WORK/damaged/index.mp" bs=1 seek="$off" conv=notrunc status=none
