@@ -28,15 +28,9 @@ done
 PID=
 # start_server ARGS...: serve on a free loopback port; sets PID and PORT.
 start_server() {
-    serve --run "$RUN" --port 0 --threads 1 "$@" >"$WORK/serve.out" 2>"$WORK/serve.err" &
-    PID=$!
-    for _ in $(seq 1 300); do
-        PORT=$(sed -n 's|^listening on http://127.0.0.1:\([0-9]*\)/$|\1|p' "$WORK/serve.out")
-        [ -n "$PORT" ] && return 0
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    return 1
+    serve_start --run "$RUN" --threads 1 "$@" || return 1
+    PORT=${U#http://127.0.0.1:}
+    PORT=${PORT%/}
 }
 stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; PID=; }
 trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -63,6 +63,13 @@ static inline int check_dies_run_(void (*fn)(void *), void *arg, int code, const
     check_failures_++; fprintf(stderr, "  %s:%d: %s(%s) did not die with %d / \"%s\"\n", \
     __FILE__, __LINE__, #fn, #arg, (code), (needle)); } } while (0)
 
+/* Removes a test's temporary folder and everything in it (a message when it cannot). */
+static inline void check_remove_dir(const char *dir) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd)) fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 #define TEST_MAIN_BEGIN(name) int main(void) { check_prog_ = name;
 #define TEST_MAIN_END return check_any_failed_; }
 

@@ -70,7 +70,5 @@ RUN(test_sound_list_reads);
 RUN(test_duplicate_refused);
 RUN(test_negative_eid_refused);
 RUN(test_nan_score_refused);
-char *cmd = xasprintf("rm -rf '%s'", dir);
-if (system(cmd)) fprintf(stderr, "cannot remove %s\n", dir);
-free(cmd);
+check_remove_dir(dir);
 TEST_MAIN_END
