@@ -224,6 +224,18 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     return send_api(conn, &r);
 }
 
+/* MHD's unescaping of the request line, noting a decoded NUL (%00): the router would otherwise see
+ * /app.js%00.html cut at the NUL, as /app.js. Per thread: one thread per connection, and the
+ * request line is unescaped on it just before on_request's first call for that request. */
+static _Thread_local int request_line_nul;
+static size_t unescape_noting_nul(void *cls, struct MHD_Connection *conn, char *s) {
+    (void)cls;
+    (void)conn;
+    size_t n = MHD_http_unescape(s);
+    if (memchr(s, 0, n)) request_line_nul = 1;
+    return n;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls) {
@@ -235,7 +247,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
         atomic_fetch_add(&s->in_flight, 1);
-        st->status = request_route(method, url, &st->rt, st->message, sizeof st->message);
+        if (request_line_nul) {
+            st->status = 400;
+            snprintf(st->message, sizeof st->message, "a NUL byte (%%00) in the request line");
+        } else st->status = request_route(method, url, &st->rt, st->message, sizeof st->message);
+        request_line_nul = 0;
         if (!st->status) st->status = check_headers(s, conn, method, st);
         /* refuse at once; MHD closes the connection instead of reading the unwanted body */
         if (st->status == 413 || st->status == 415 || st->status == 403)
@@ -268,6 +284,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     server *s = cls;
     request_state *st = *con_cls;
     conn_guard_answered(conn);
+    request_line_nul = 0;
     if (!st) return;
     free(st->body);
     free(st);
@@ -330,7 +347,8 @@ int http_serve(const serve_ctx *ctx, const http_options *o) {
         flags, (uint16_t)o->port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
         MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
         conn_guard_notify, guard, MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * o->max_connections + 16),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS, MHD_OPTION_UNESCAPE_CALLBACK, unescape_noting_nul,
+        NULL, MHD_OPTION_END);
     if (!d) die("cannot listen on %s port %d (in use? try --port 0 for any free port)", o->bind, o->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
