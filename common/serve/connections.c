@@ -1,7 +1,6 @@
 /* connections: deadline and capacity of serve's connections (contract in connections.h). */
 #include "serve/connections.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>

@@ -1,6 +1,7 @@
 /* http: the socket side of `probexpan serve` on libmicrohttpd — one thread per connection,
  * routes (common/serve/request.h) to the API handlers (common/serve/api.h) or to the web
- * page's files, which are read once at start-up from a fixed list (no request names a path).
+ * page's files, which are read once at start-up from a fixed list (no request names a path; a
+ * %00 in the request line is 400, never a path cut at the NUL).
  *
  * Limits and safety: POST bodies over REQUEST_MAX_BODY bytes get 413; connections are guarded
  * by common/serve/connections.h (a deadline for each request's head and body, a capacity with
