@@ -2,12 +2,14 @@
 #include "artifacts/expansions.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "base/sort.h"
 
 void expansions_pack_begin(msgpack_packer *pk, int nqueries, int64_t entities) {
     msgpack_pack_map(pk, 2);
@@ -38,6 +40,32 @@ static int count_of(artifact_reader *ar, int64_t n, const char *key) {
     if (n > INT32_MAX) artifact_bad(ar, "field '%s': %lld items", key, (long long)n);
     return (int)n;
 }
+/* A list names each entity once, by an eid >= 0, with a score that is a number (NaN is refused;
+ * ±inf is a score some methods give). Positions in messages are 1-based ranks. Sorting a copy
+ * keeps this O(n log n) for lists of 10^5 entries. */
+static void check_list(artifact_reader *ar, const expansion_record *r, int64_t q) {
+    for (int i = 0; i < r->n; i++) {
+        if (r->eids[i] < 0)
+            artifact_bad(ar, "query %lld (class %s, query %d): position %d has eid %lld: expected an eid >= 0",
+                         (long long)q + 1, r->class_name, r->query, i + 1, (long long)r->eids[i]);
+        if (isnan(r->scores[i]) || (r->kl_score && isnan(r->kl_score[i])))
+            artifact_bad(ar, "query %lld (class %s, query %d): position %d (eid %lld) has a NaN score",
+                         (long long)q + 1, r->class_name, r->query, i + 1, (long long)r->eids[i]);
+    }
+    int64_t *sorted = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
+    memcpy(sorted, r->eids, sizeof(int64_t) * (size_t)r->n);
+    qsort(sorted, (size_t)r->n, sizeof(int64_t), cmp_i64);
+    for (int i = 1; i < r->n; i++) {
+        if (sorted[i] != sorted[i - 1]) continue;
+        int first = 0, again;
+        while (r->eids[first] != sorted[i]) first++;
+        for (again = first + 1; r->eids[again] != sorted[i]; again++) continue;
+        artifact_bad(ar, "query %lld (class %s, query %d): eid %lld at position %d appears again at position %d",
+                     (long long)q + 1, r->class_name, r->query, (long long)sorted[i], first + 1, again + 1);
+    }
+    free(sorted);
+}
+
 void expansion_set_read(expansion_set *s, const char *path) {
     memset(s, 0, sizeof *s);
     artifact_reader *ar = artifact_open(path, NULL, INT_MAX); /* the kind first, then its schema */
@@ -80,6 +108,7 @@ void expansion_set_read(expansion_set *s, const char *path) {
             r->kl_rank = mp_get_int_array(ar, &o, "kl_rank", r->n, &n);
             r->kl_score = mp_get_double_array(ar, &o, "kl_score", r->n, &n);
         }
+        check_list(ar, r, q);
     }
     artifact_expect_end(ar);
     artifact_close(ar);

@@ -6,7 +6,9 @@
  *    entities: [eid], names: [str], scores: [float64]}
  * and for `ranked` also order: [int] (1-based expansion order of each entity),
  * kl_rank: [int], kl_score: [float64]; `scores` are then the aggregate scores.
- * Entities are identified by eid (not dists row) so evaluate needs no dists. */
+ * Entities are identified by eid (not dists row) so evaluate needs no dists. The reader refuses
+ * (exit 3, naming the query and the position) a list naming an entity twice, a negative eid or a
+ * NaN score. */
 #ifndef PROBEXPAN_EXPANSIONS_H
 #define PROBEXPAN_EXPANSIONS_H
 

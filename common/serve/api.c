@@ -213,9 +213,11 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, expansion 
     j->variant = q->variant;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (c->expand_slots) while (sem_wait(c->expand_slots) && errno == EINTR) continue;
-    rc = c->expander.run(c->expander.state, j, &x->res, err, sizeof err);
-    if (c->expand_slots) sem_post(c->expand_slots);
+    rc = c->expansion_begin ? c->expansion_begin(err, sizeof err) : 0;
+    if (!rc) {
+        rc = c->expander.run(c->expander.state, j, &x->res, err, sizeof err);
+        if (c->expansion_end) c->expansion_end();
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     x->ms = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc) {

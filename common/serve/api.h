@@ -29,7 +29,6 @@
 #define PROBEXPAN_SERVE_API_H
 
 #include <pthread.h>
-#include <semaphore.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,8 +80,12 @@ typedef struct {
     const lexicon *lex;
     serve_expander expander;
     const ties *ties;    /* the pattern model's explanation of a similarity */
-    sem_t *expand_slots; /* expansions at once (NULL = any number): more would only share the
-                          * cores, and keep autocomplete waiting for CPU */
+    /* A turn to run an expansion (NULL: always): 0, or an HTTP status with err when the expansion
+     * is not to run (no turn within the wait allowed, the server stopping, the client gone); each
+     * 0 is followed by one expansion_end. Turns bound the expansions at once: more would only
+     * share the cores, and keep autocomplete waiting for CPU. */
+    int (*expansion_begin)(char *err, size_t errlen);
+    void (*expansion_end)(void);
     const corpus_index *index;  /* its rows are the lexicon's */
     const genus_heads *heads;   /* of the index: classes and the set's name */
     const feature_text *text;   /* the words of the index's features */

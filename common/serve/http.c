@@ -6,6 +6,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "serve/connections.h"
 
 #define CSP "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " \
             "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -31,7 +33,15 @@ typedef struct {
     web_file files[16];     /* by index of static_files[] */
     int loopback;           /* bound to a loopback address: check Host */
     atomic_int in_flight;
+    atomic_int stopping;    /* SIGINT/SIGTERM came: no expansion starts any more */
+    sem_t turns;            /* expansions at once */
+    int turn_wait_ms;
 } server;
+
+/* The server and the connection whose request this thread answers (one thread per connection),
+ * for the expansion turns the API asks for. */
+static server *the_server;
+static _Thread_local struct MHD_Connection *answering;
 
 /* Per-request state (MHD's con_cls). */
 typedef struct {
@@ -156,15 +166,50 @@ static int check_headers(server *s, struct MHD_Connection *conn, const char *met
     return 0;
 }
 
+int http_expansion_begin(char *err, size_t errlen) {
+    server *s = the_server;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (answering && conn_guard_client_gone(answering)) {
+            log_info("an expansion not started: its client closed the connection");
+            snprintf(err, errlen, "the client closed the connection");
+            return 503;
+        }
+        if (atomic_load(&s->stopping)) { /* a request in flight still gets a free turn, but none waits */
+            if (!sem_trywait(&s->turns)) return 0;
+            snprintf(err, errlen, "the server is stopping");
+            return 503;
+        }
+        struct timespec now, until;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long waited = (now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L;
+        if (waited >= s->turn_wait_ms) {
+            snprintf(err, errlen, "the server is busy: every expansion slot was taken for %d ms; try again",
+                     s->turn_wait_ms);
+            return 503;
+        }
+        clock_gettime(CLOCK_REALTIME, &until); /* sem_timedwait's clock */
+        until.tv_nsec += 100 * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        if (!sem_timedwait(&s->turns, &until)) return 0;
+    }
+}
+
+void http_expansion_end(void) { sem_post(&the_server->turns); }
+
 static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_state *st) {
+    if (!conn_guard_answering(conn)) return MHD_NO; /* cut by the guard just now */
     if (st->rt.kind == ROUTE_STATIC) {
         const web_file *w = &s->files[st->rt.static_file];
         return send_buffer(conn, 200, w->data, w->len, MHD_RESPMEM_PERSISTENT, static_files[st->rt.static_file].mime,
                            NULL, "no-cache");
     }
     api_response r;
+    answering = conn;
     if (st->rt.kind == ROUTE_EXPAND) {
         api_expand(s->ctx, st->body ? st->body : "", st->len, &r);
+        answering = NULL;
         return send_api(conn, &r);
     }
     param_list *pl = xcalloc(1, sizeof *pl);
@@ -176,8 +221,21 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     else if (st->rt.kind == ROUTE_CLASSES) api_classes(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_RESOLVE) api_resolve(s->ctx, pl->p, pl->n, &r);
     else api_export(s->ctx, pl->p, pl->n, &r);
+    answering = NULL;
     free(pl);
     return send_api(conn, &r);
+}
+
+/* MHD's unescaping of the request line, noting a decoded NUL (%00): the router would otherwise see
+ * /app.js%00.html cut at the NUL, as /app.js. Per thread: one thread per connection, and the
+ * request line is unescaped on it just before on_request's first call for that request. */
+static _Thread_local int request_line_nul;
+static size_t unescape_noting_nul(void *cls, struct MHD_Connection *conn, char *s) {
+    (void)cls;
+    (void)conn;
+    size_t n = MHD_http_unescape(s);
+    if (memchr(s, 0, n)) request_line_nul = 1;
+    return n;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -187,13 +245,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     server *s = cls;
     request_state *st = *con_cls;
     if (!st) { /* headers complete: route and check before any body arrives */
+        if (conn_guard_refused(conn)) return MHD_NO; /* already answered 503 or 408 */
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
         atomic_fetch_add(&s->in_flight, 1);
-        st->status = request_route(method, url, &st->rt, st->message, sizeof st->message);
+        if (request_line_nul) {
+            st->status = 400;
+            snprintf(st->message, sizeof st->message, "a NUL byte (%%00) in the request line");
+        } else st->status = request_route(method, url, &st->rt, st->message, sizeof st->message);
+        request_line_nul = 0;
         if (!st->status) st->status = check_headers(s, conn, method, st);
         /* refuse at once; MHD closes the connection instead of reading the unwanted body */
-        if (st->status == 413 || st->status == 415 || st->status == 403) return send_error(conn, st->status, st->message);
+        if (st->status == 413 || st->status == 415 || st->status == 403)
+            return conn_guard_answering(conn) ? send_error(conn, st->status, st->message) : MHD_NO;
         return MHD_YES;
     }
     if (*upload_data_size) {
@@ -213,15 +277,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         }
         return MHD_YES;
     }
-    if (st->status) return send_error(conn, st->status, st->message);
+    if (st->status) return conn_guard_answering(conn) ? send_error(conn, st->status, st->message) : MHD_NO;
     return dispatch(s, conn, st);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe) {
-    (void)conn;
     (void)toe;
     server *s = cls;
     request_state *st = *con_cls;
+    conn_guard_answered(conn);
+    request_line_nul = 0;
     if (!st) return;
     free(st->body);
     free(st);
@@ -243,8 +308,11 @@ int http_address_ok(const char *bind) {
 }
 
 int http_serve(const serve_ctx *ctx, const http_options *o) {
-    server s = {.ctx = ctx};
+    server s = {.ctx = ctx, .turn_wait_ms = o->turn_wait_ms};
     atomic_init(&s.in_flight, 0);
+    atomic_init(&s.stopping, 0);
+    sem_init(&s.turns, 0, (unsigned)o->expansions);
+    the_server = &s;
     load_web_files(&s, o->web_dir);
 
     struct sockaddr_in v4 = {0};
@@ -274,10 +342,15 @@ int http_serve(const serve_ctx *ctx, const http_options *o) {
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* MHD's limit is above the guard's capacity so that the guard sees, and answers, the connections
+     * beyond it; MHD's idle timeout stays as a backstop behind the guard's deadline */
+    conn_guard *guard = conn_guard_start(o->max_connections, o->request_ms);
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)o->port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
-        MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS, MHD_OPTION_END);
+        MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
+        conn_guard_notify, guard, MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * o->max_connections + 16),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS, MHD_OPTION_UNESCAPE_CALLBACK, unescape_noting_nul,
+        NULL, MHD_OPTION_END);
     if (!d) die("cannot listen on %s port %d (in use? try --port 0 for any free port)", o->bind, o->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;
@@ -288,9 +361,17 @@ int http_serve(const serve_ctx *ctx, const http_options *o) {
     int sig;
     sigwait(&stop, &sig);
     log_info("%s: finishing %d request(s) in flight", sig == SIGINT ? "SIGINT" : "SIGTERM", atomic_load(&s.in_flight));
+    atomic_store(&s.stopping, 1);
     MHD_socket listener = MHD_quiesce_daemon(d);
     for (int waited = 0; atomic_load(&s.in_flight) > 0 && waited < HTTP_DRAIN_SECONDS * 100; waited++) usleep(10000);
+    if (atomic_load(&s.in_flight) > 0) { /* MHD_stop_daemon would wait for them: leave them */
+        log_warn("%d request(s) still running after %d s: stopping without them", atomic_load(&s.in_flight),
+                 HTTP_DRAIN_SECONDS);
+        _exit(1);
+    }
     MHD_stop_daemon(d);
+    conn_guard_stop(guard);
+    sem_destroy(&s.turns);
     if (listener != MHD_INVALID_SOCKET) close(listener);
     for (int i = 0; i < static_file_count; i++) free(s.files[i].data);
     log_done("served until %s", sig == SIGINT ? "SIGINT" : "SIGTERM");

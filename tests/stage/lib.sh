@@ -22,6 +22,20 @@ expect_exit() {
     if [ -n "$pat" ] && ! grep -Eq -- "$pat" "$WORK/err"; then fail "$name" "stderr lacks /$pat/: $(tail -n 3 "$WORK/err" | tr '\n' ' ')"; return 1; fi
     pass "$name"
 }
+# serve_start ARGS...: `serve --port 0 ARGS` in the background (stdout and stderr in
+# $WORK/serve.out and serve.err); sets PID, and U (its URL) once it listens; 1 when it exits first
+# or does not listen within 30 s.
+serve_start() {
+    serve --port 0 "$@" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+    PID=$!
+    for _ in $(seq 1 300); do
+        U=$(sed -n 's/^listening on //p' "$WORK/serve.out")
+        [ -n "$U" ] && return 0
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    return 1
+}
 # mean_prob_rows DISTS: the rows of a dists artifact's mean_prob matrix, one JSON array a line.
 mean_prob_rows() { inspect --full "$1" | sed -n '/"matrix":"mean_prob"/,$p' | grep '^\['; }
 # map10_of REPORT: overall MAP@10 of the first run of an evaluate report.

@@ -23,17 +23,7 @@ if ! make --no-print-directory -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="
 fi
 
 # start_server: serve in the background on a free port; sets PID and U (its URL).
-start_server() {
-    serve --run "$RUN" --port 0 >"$WORK/serve.out" 2>"$WORK/serve.err" &
-    PID=$!
-    for _ in $(seq 1 300); do
-        U=$(sed -n 's/^listening on //p' "$WORK/serve.out")
-        [ -n "$U" ] && return 0
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    return 1
-}
+start_server() { serve_start --run "$RUN"; }
 trap 'kill -9 $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 if start_server; then pass starts; else fail starts "$(tail -n 3 "$WORK/serve.err")"; exit 0; fi
 case $U in http://127.0.0.1:*/) pass loopback_url ;; *) fail loopback_url "$U" ;; esac

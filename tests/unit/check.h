@@ -65,6 +65,13 @@ static inline int check_dies_run_(void (*fn)(void *), void *arg, int code, const
     check_failures_++; fprintf(stderr, "  %s:%d: %s(%s) did not die with %d / \"%s\"\n", \
     __FILE__, __LINE__, #fn, #arg, (code), (needle)); } } while (0)
 
+/* Removes a test's temporary folder and everything in it (a message when it cannot). */
+static inline void check_remove_dir(const char *dir) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd)) fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 /* A test program computes with the OpenBLAS core the programs would use (base/blas_core.h):
  * the one chosen for this CPU, or $OPENBLAS_CORETYPE's. */
 #define TEST_MAIN_BEGIN(name) int main(int argc, char **argv) { (void)argc; blas_core_select(argv); \
