@@ -19,5 +19,5 @@ bench-discover: all example-data bench-discover-text
 	JUDGED=$(BENCH_DISCOVER_JUDGED)/reuters WORDNET_CLASSES=0 bash dev/bench/bench-discover.sh $(CURDIR)/$(BIN) $(BENCH_DISCOVER_REUTERS) $(BENCH_DISCOVER_OUT)/reuters
 ## entity discovery on raw text only (FOLDOC, the Jargon File): judged precision, merge precision, markup fragments (seconds)
 bench-discover-text: all foldoc-text jargon-text
-	STRIP_MARKUP=1 bash dev/bench/bench-discover-text.sh $(CURDIR)/$(BIN) $(FOLDOC_TEXT) $(BENCH_DISCOVER_OUT)/foldoc $(BENCH_DISCOVER_JUDGED)/foldoc C
+	bash dev/bench/bench-discover-text.sh $(CURDIR)/$(BIN) $(FOLDOC_TEXT) $(BENCH_DISCOVER_OUT)/foldoc $(BENCH_DISCOVER_JUDGED)/foldoc C
 	bash dev/bench/bench-discover-text.sh $(CURDIR)/$(BIN) $(JARGON_TEXT) $(BENCH_DISCOVER_OUT)/jargon $(BENCH_DISCOVER_JUDGED)/jargon

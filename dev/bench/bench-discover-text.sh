@@ -3,19 +3,15 @@
 # nobody prepared (FOLDOC, the Jargon File): `annotate --discover` on TEXT, then
 # discover_judge.sh (precision and merge precision from the hand judgements
 # JUDGED.tsv, JUDGED-merges.tsv; markup fragments), and whether each NAME was
-# discovered (as a name or an alias). STRIP_MARKUP=1 strips FOLDOC's "{link}"
-# braces and "<...>" tags first, until annotate reads dictd files itself
-# (annotate --format dictd: then pass that flag in DISCOVER_FLAGS instead).
+# discovered (as a name or an alias). annotate detects the text's layout (FOLDOC:
+# dictd, its {link} markup stripped; the Jargon File: wrapped plain text);
+# DISCOVER_FLAGS passes more options (e.g. --format NAME).
 set -euo pipefail
 bin=$1 text=$2 out=$3 judged=$4
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 [ -r "$text" ] || { echo "bench-discover-text: $text not found" >&2; exit 1; }
 mkdir -p "$out"
-if [ "${STRIP_MARKUP:-0}" = 1 ]; then
-    sed -e 's/[{}]//g' -e 's/<[^<>]*>//g' "$text" >"$out/text.txt"
-    text=$out/text.txt
-fi
 echo "text: $(wc -l <"$text") lines, $(wc -c <"$text") bytes"
 rm -rf "$out/discovered"
 /usr/bin/time -f 'annotate --discover: %U s CPU, %M KB peak RSS' \
