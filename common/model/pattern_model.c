@@ -51,13 +51,15 @@ struct pattern_model {
 
 pattern_config pattern_config_defaults(pattern_estimator e) {
     pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
-                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.0,
+                        .list_weight = 2.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.5,
                         .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
                         .feature_fraction = 1.0, .seed = 1};
-    if (e == PATTERN_PREDICTION) {
+    if (e == PATTERN_PREDICTION) { /* the running-text signals were measured with the similarity estimator */
         c.bag = 0;
         c.min_entities = 4;
         c.idf_power = 2.0;
+        c.list_weight = 0;
+        c.evidence = 0;
     }
     return c;
 }
@@ -631,7 +633,7 @@ void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *
         int32_t v = s->list[i];
         s->mark[v] = -1;
         s->acc[v] = norm[v] > 0 ? s->acc[v] / (norm[e] * norm[v]) / m->cfg.temperature : 0;
-        if (m->shrink) s->acc[v] *= m->shrink[e] * m->shrink[v];
+        if (m->shrink) s->acc[v] *= m->shrink[v];
         if (s->acc[v] > mx) mx = s->acc[v];
     }
     for (int64_t i = 0; i < nl; i++) z += s->acc[s->list[i]] = exp(s->acc[s->list[i]] - mx);

@@ -29,9 +29,10 @@
  *    PMI(e, f) = log(c(f,e) N / (c(e) c(f))) (N: all counts), and
  *      r(e)[v] = softmax over v of s(e, v) / temperature   (v = e included),
  *    s(e, v) = cos(x_e, x_v) (1 for v = e) times, with evidence k > 0, the shrinkage
- *    n_e / (n_e + k) x n_v / (n_v + k) of the entities' mention counts n: an entity seen a
- *    few times, whose profile is a handful of counts, is not as close to another as one with
- *    the same cosine over a hundred mentions (k = 0: no shrinkage).
+ *    n_v / (n_v + k) of v's mention count n_v: an entity seen a few times, whose profile is a
+ *    handful of counts, is not as close to e as one with the same cosine over a hundred
+ *    mentions (k = 0: no shrinkage). Only the column is shrunk: e's own row keeps its
+ *    sharpness however thin e is (shrinking both sides flattened the rows of thin seeds).
  *  prediction: the maximum-likelihood answer of ProbExpan's entity-prediction objective for
  *    one feature, P(v | f) = c(f, v) / c(f), mixed over a sample's features by weight, with
  *    the sample itself left out of the counts (so no distribution is computed on its own
@@ -101,8 +102,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
 /* The --evidence option of a stage that sets a similarity model's config c. */
 #define PATTERN_EVIDENCE_CLI_OPTION(c)                                                                             \
     {"evidence", OPT_DOUBLE, &(c).evidence, "K",                                                                   \
-     "similarities shrunk by n / (n + K) for each entity's mention count n, so thin entities do not outrank "    \
-     "well-attested ones on a shared feature; 0 = none", 0, 1e6}
+     "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "      \
+     "outrank well-attested ones on a shared feature; 0 = none", 0, 1e6}
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the
  * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */
