@@ -84,6 +84,7 @@ int main(int argc, char **argv) {
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
     pattern_sample *ps = pattern_samples_read(s);
+    pattern_config_resolve(&c, S, ps);
     pattern_model *m = pattern_model_build(&c, E, S, ps);
     free(ps);
     pattern_model_fit(m);

@@ -51,17 +51,25 @@ struct pattern_model {
 
 pattern_config pattern_config_defaults(pattern_estimator e) {
     pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
-                        .list_weight = 2.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.5,
+                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.0,
                         .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
                         .feature_fraction = 1.0, .seed = 1};
-    if (e == PATTERN_PREDICTION) { /* the running-text signals were measured with the similarity estimator */
+    if (e == PATTERN_PREDICTION) {
         c.bag = 0;
         c.min_entities = 4;
         c.idf_power = 2.0;
-        c.list_weight = 0;
-        c.evidence = 0;
     }
     return c;
+}
+
+double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples) {
+    int64_t subjects = 0;
+    for (int64_t j = 0; j < S; j++) subjects += samples[j].ngenus > 0;
+    double share = S > 0 ? (double)subjects / (double)S : 0;
+    int glossary = share >= PATTERN_GLOSSARY_SHARE;
+    if (c->list_weight < 0) c->list_weight = glossary ? 0 : 2;
+    if (c->evidence < 0) c->evidence = glossary ? 0 : 0.5;
+    return share;
 }
 
 pattern_kind pattern_key_kind(uint64_t key) {

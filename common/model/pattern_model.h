@@ -81,8 +81,15 @@ typedef struct {
     uint64_t seed;           /* of the feature subset */
 } pattern_config;
 
-/* The measured defaults of an estimator (README "Without a pretrained BERT"). */
+/* The measured defaults of an estimator (README "Without a pretrained BERT"); the list
+ * features and the evidence are off (0) here: `index` chooses them from the corpus. */
 pattern_config pattern_config_defaults(pattern_estimator e);
+/* PATTERN_AUTO as list_weight or evidence: chosen from the corpus by pattern_config_resolve. */
+#define PATTERN_AUTO (-1.0)
+/* A corpus is a glossary when at least this share of its samples is a definition's subject
+ * (definition_genus.h): news prose (reuters-ese) has 1.2%, the WordNet-gloss corpora 7.5% to
+ * 25.5% (docs/signals.md). */
+#define PATTERN_GLOSSARY_SHARE 0.04
 /* The --bag-weight, --genus-weight, --list-weight, --head-weight and --name-weight options of a
  * stage that counts features into config c (cli_option entries; the table needs base/cli.h). */
 #define PATTERN_WEIGHT_CLI_OPTIONS(c)                                                                              \
@@ -92,7 +99,7 @@ pattern_config pattern_config_defaults(pattern_estimator e);
      "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6},                                \
     {"list-weight", OPT_DOUBLE, &(c).list_weight, "X",                                                            \
      "weight multiplier of the list features: the members of the coordination list a mention is in "             \
-     "(\"Japan , West Germany and Britain\"); 0 = none", 0, 1e6},                                                  \
+     "(\"Japan , West Germany and Britain\"); 0 = none; -1 = from the corpus: 0 in a glossary, else 2", -1, 1e6}, \
     {"head-weight", OPT_DOUBLE, &(c).head_weight, "X",                                                            \
      "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
      "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6},             \
@@ -103,7 +110,7 @@ pattern_config pattern_config_defaults(pattern_estimator e);
 #define PATTERN_EVIDENCE_CLI_OPTION(c)                                                                             \
     {"evidence", OPT_DOUBLE, &(c).evidence, "K",                                                                   \
      "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "      \
-     "outrank well-attested ones on a shared feature; 0 = none", 0, 1e6}
+     "outrank well-attested ones on a shared feature; 0 = none; -1 = from the corpus: 0 in a glossary, else 0.5", -1, 1e6}
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the
  * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */
@@ -119,6 +126,12 @@ typedef struct {
     int32_t name[GENUS_PIECES];               /* head word of its entity's name (name_head.h) */
     int nname;                                /* 1 when it has one, else 0 */
 } pattern_sample;
+
+/* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
+ * glossary 0 and 0 (its definitions carry the class; lists and the shrinkage cost it, see
+ * docs/signals.md), running text 2 and 0.5. Returns the share of samples that are a
+ * definition's subject. */
+double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples);
 
 /* The kinds of feature. A feature's key says which: odd = an n-gram pattern, 0 mod 4 = a bag
  * word, 2 mod 4 = a word or entity of the other kinds, bits 2-3 telling which (0 genus, 1

@@ -455,6 +455,27 @@ static void test_evidence_shrinkage(void) {
     pattern_counts_free(&k);
 }
 
+/* The corpus chooses list_weight and evidence left at PATTERN_AUTO: a glossary (>= 4% of the
+ * samples a definition's subject) none, running text 2 and 0.5; set values stay. */
+static void test_config_from_corpus(void) {
+    pattern_sample s[20];
+    for (int j = 0; j < 20; j++) s[j] = sample(j % 4, -1, -1);
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.list_weight = c.evidence = PATTERN_AUTO;
+    CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0, 0);
+    CHECK_NEAR(c.list_weight, 2, 0);
+    CHECK_NEAR(c.evidence, 0.5, 0);
+    s[3].ngenus = s[7].ngenus = 1; /* 10%: a glossary */
+    c.list_weight = c.evidence = PATTERN_AUTO;
+    CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0.1, 1e-12);
+    CHECK_NEAR(c.list_weight, 0, 0);
+    CHECK_NEAR(c.evidence, 0, 0);
+    c.list_weight = 3, c.evidence = PATTERN_AUTO;
+    pattern_config_resolve(&c, 20, s);
+    CHECK_NEAR(c.list_weight, 3, 0);
+    CHECK_NEAR(c.evidence, 0, 0);
+}
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -474,4 +495,5 @@ RUN(test_counts_and_sparse_rows_match_dense);
 RUN(test_genus_features);
 RUN(test_running_text_features);
 RUN(test_evidence_shrinkage);
+RUN(test_config_from_corpus);
 TEST_MAIN_END
