@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "vocab_ids.h"
 #include "model/coordination.h"
 #include "model/hearst_heads.h"
 #include "model/name_head.h"
@@ -17,24 +18,7 @@ static const char *const vocab[] = {
 #define NV ((int32_t)(sizeof vocab / sizeof *vocab))
 
 /* ids of the space-separated tokens of text into ids (the first "[MASK]" sets *mask). */
-static int encode(const char *text, int32_t *ids, int *mask) {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", text);
-    int n = 0;
-    *mask = -1;
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        int32_t id = -1;
-        for (int32_t i = 0; i < NV && id < 0; i++)
-            if (!strcmp(vocab[i], t)) id = i;
-        if (id < 0) {
-            fprintf(stderr, "  test vocabulary lacks '%s'\n", t);
-            id = 1;
-        }
-        if (id == 4 && *mask < 0) *mask = n;
-        ids[n++] = id;
-    }
-    return n;
-}
+static int encode(const char *text, int32_t *ids, int *mask) { return vocab_ids(vocab, NV, text, ids, mask); }
 
 /* words[0..n) as "w1|w2" (pieces joined by spaces). */
 static const char *words_text(const int32_t (*w)[GENUS_PIECES], int n) {
