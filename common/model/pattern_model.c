@@ -72,9 +72,19 @@ double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample
     return share;
 }
 
+/* Keys of the list, head and name features: 2 mod 4 with bits 2-31 this pattern plus the
+ * kind's tag (1 list, 2 head, 3 name) and 32 hash bits above; every other 2 mod 4 key is a
+ * genus word, whose keys are those counted before these kinds existed (a random genus key
+ * lands on a pattern with probability 3 / 2^30). */
+#define TAGGED_PATTERN 0x2B5E9C40ULL
+#define TAGGED_FIELD 0x3FFFFFFFULL
+
 pattern_kind pattern_key_kind(uint64_t key) {
     static const pattern_kind tagged[4] = {PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME};
-    return (key & 1) ? PATTERN_NGRAM : (key & 3) == 0 ? PATTERN_BAG : tagged[(key >> 2) & 3];
+    if (key & 1) return PATTERN_NGRAM;
+    if ((key & 3) == 0) return PATTERN_BAG;
+    uint64_t field = (key >> 2) & TAGGED_FIELD;
+    return (field & ~3ULL) == TAGGED_PATTERN ? tagged[field & 3] : PATTERN_GENUS;
 }
 
 double pattern_kind_weight(const pattern_config *c, pattern_kind k) {
@@ -89,10 +99,13 @@ double pattern_kind_weight(const pattern_config *c, pattern_kind k) {
     return 1.0;
 }
 
-/* The key of a feature of a tagged kind (2 mod 4) made of v[0..n) (v[0]: the kind's type). */
+/* The key of a feature of kind k (genus, list, head, name: 2 mod 4) made of v[0..n) (v[0]:
+ * the kind's type); see TAGGED_PATTERN. */
 static uint64_t tagged_key(const int32_t *v, size_t n, pattern_kind k) {
-    uint64_t tag = k == PATTERN_GENUS ? 0 : k == PATTERN_LIST ? 1 : k == PATTERN_HEAD ? 2 : 3;
-    return (hash_bytes(v, n * sizeof *v) & ~15ULL) | tag << 2 | 2;
+    uint64_t h = hash_bytes(v, n * sizeof *v);
+    if (k == PATTERN_GENUS) return (h & ~3ULL) | 2;
+    uint64_t tag = k == PATTERN_LIST ? 1 : k == PATTERN_HEAD ? 2 : 3;
+    return (h & ~(TAGGED_FIELD << 2 | 3ULL)) | (TAGGED_PATTERN | tag) << 2 | 2;
 }
 
 /* Appends the word feature (genus, head or name) of pieces w as feature n; returns n + 1. */

@@ -134,8 +134,8 @@ typedef struct {
 double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples);
 
 /* The kinds of feature. A feature's key says which: odd = an n-gram pattern, 0 mod 4 = a bag
- * word, 2 mod 4 = a word or entity of the other kinds, bits 2-3 telling which (0 genus, 1
- * list, 2 head, 3 name). */
+ * word, 2 mod 4 = a genus word, or a list member, a head word or a name head when bits 2-31
+ * hold the fixed pattern of those kinds with their tag (pattern_model.c). */
 typedef enum { PATTERN_NGRAM, PATTERN_BAG, PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME } pattern_kind;
 pattern_kind pattern_key_kind(uint64_t key);
 /* The weight multiplier of kind k in config c (1 for the n-grams). */
