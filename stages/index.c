@@ -1,6 +1,7 @@
 /* index: builds the corpus index (schemas/index.md) from a samples artifact — the entity
  * table, each entity's mention count and the pattern model's feature counts: every feature
- * around every sample's [MASK] (n-gram patterns and the bag of nearby words), kept when seen
+ * of every sample (n-gram patterns and the bag of nearby words around its [MASK], the genus of
+ * its definition, its coordination list, the class nouns around it, its name's head), kept when seen
  * with at least --min-entities entities, with its (entity, count) postings. `query`, `serve`
  * and the pipeline's stages derive the K models, rows and refinements from it on demand.
  * Cost: O(S x PATTERN_MAX x log(S x PATTERN_MAX)) time for S samples (hashing and sorting
@@ -24,12 +25,14 @@
 int main(int argc, char **argv) {
     const char *samples_path = NULL, *out = NULL, *patterns = "long";
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.list_weight = c.evidence = PATTERN_AUTO;
     const cli_option opts[] = {
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "index artifact to write", 0, 0},
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
         {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered", 0, PATTERN_SIDE},
         PATTERN_WEIGHT_CLI_OPTIONS(c),
+        PATTERN_EVIDENCE_CLI_OPTION(c),
         {"min-entities", OPT_INT, &c.min_entities, "N", "drop features seen with fewer than N entities", 2, 1e9},
         {"idf-power", OPT_DOUBLE, &c.idf_power, "P", "feature weight log(E / entities of the feature)^P", 0, 10},
         {"temperature", OPT_DOUBLE, &c.temperature, "T", "r(e) = softmax(cosine / T)", 1e-6, 1e6},
@@ -49,6 +52,10 @@ int main(int argc, char **argv) {
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
     pattern_sample *ps = pattern_samples_read(s);
+    double subjects = pattern_config_resolve(&c, S, ps);
+    if (cluster_rank() == 0)
+        log_info("%.1f%% of the samples are a definition's subject: list weight %g, evidence %g", 100 * subjects,
+                 c.list_weight, c.evidence);
     pattern_counts k;
     pattern_counts_build(&k, &c, E, S, ps);
     free(ps);

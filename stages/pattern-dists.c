@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
         {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered (-1: 8 for similarity, 0 for prediction)", -1, PATTERN_SIDE},
         PATTERN_WEIGHT_CLI_OPTIONS(c),
+        PATTERN_EVIDENCE_CLI_OPTION(c),
         {"min-entities", OPT_INT, &c.min_entities, "N", "drop features seen with fewer than N entities (-1: 2 for similarity, 4 for prediction)", -1, 1e9},
         {"idf-power", OPT_DOUBLE, &c.idf_power, "P", "feature weight log(E / entities of the feature)^P (-1: 0 for similarity, 2 for prediction)", -1, 10},
         {"temperature", OPT_DOUBLE, &c.temperature, "T", "similarity: r(e) = softmax(cosine / T)", 1e-6, 1e6},
@@ -83,6 +84,7 @@ int main(int argc, char **argv) {
     samples *s = samples_open(samples_path);
     int64_t E = samples_entities(s), S = samples_count(s);
     pattern_sample *ps = pattern_samples_read(s);
+    pattern_config_resolve(&c, S, ps);
     pattern_model *m = pattern_model_build(&c, E, S, ps);
     free(ps);
     pattern_model_fit(m);

@@ -24,12 +24,16 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
     mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
-    msgpack_pack_map(pk, 13);
+    msgpack_pack_map(pk, 17);
     mp_kv_str(pk, "model", "patterns");
     mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
     mp_kv_int(pk, "bag", c->bag);
     mp_kv_double(pk, "bag_weight", c->bag_weight);
     mp_kv_double(pk, "genus_weight", c->genus_weight);
+    mp_kv_double(pk, "list_weight", c->list_weight);
+    mp_kv_double(pk, "head_weight", c->head_weight);
+    mp_kv_double(pk, "name_weight", c->name_weight);
+    mp_kv_double(pk, "evidence", c->evidence);
     mp_kv_int(pk, "min_entities", c->min_entities);
     mp_kv_double(pk, "idf_power", c->idf_power);
     mp_kv_double(pk, "temperature", c->temperature);
@@ -54,14 +58,22 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
     int64_t bag = mp_get_int(r, o, "bag"), min_entities = mp_get_int(r, o, "min_entities");
     c->bag_weight = mp_get_double(r, o, "bag_weight");
     c->genus_weight = mp_get_double(r, o, "genus_weight");
+    c->list_weight = mp_get_double(r, o, "list_weight");
+    c->head_weight = mp_get_double(r, o, "head_weight");
+    c->name_weight = mp_get_double(r, o, "name_weight");
+    c->evidence = mp_get_double(r, o, "evidence");
     c->idf_power = mp_get_double(r, o, "idf_power");
     c->temperature = mp_get_double(r, o, "temperature");
     /* the ranges of `index`'s options: a temperature of 1e-309 would overflow cos / T */
+    int weights_ok = 1;
+    const double w[] = {c->genus_weight, c->list_weight, c->head_weight, c->name_weight, c->evidence};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++) weights_ok &= w[i] >= 0 && w[i] <= 1e6;
     if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight >= 1e-6) ||
-        !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->temperature >= 1e-6) || c->bag_weight > 1e6 ||
-        c->genus_weight > 1e6 || c->idf_power > 10 || c->temperature > 1e6)
+        !weights_ok || !(c->idf_power >= 0) || !(c->temperature >= 1e-6) || c->bag_weight > 1e6 ||
+        c->idf_power > 10 || c->temperature > 1e6)
         artifact_bad(r, "model settings out of range: expected bag 0..%d, min_entities >= 2, bag_weight and temperature "
-                        "in [1e-6, 1e6], genus_weight in [0, 1e6], idf_power in [0, 10]", PATTERN_SIDE);
+                        "in [1e-6, 1e6], genus_weight, list_weight, head_weight, name_weight and evidence in [0, 1e6], "
+                        "idf_power in [0, 10]", PATTERN_SIDE);
     c->bag = (int)bag;
     c->min_entities = (int)min_entities;
 }
@@ -88,9 +100,9 @@ void index_read(corpus_index *x, const char *path) {
     memset(x, 0, sizeof *x);
     artifact_reader *r = artifact_open(path, INDEX_KIND, INDEX_SCHEMA);
     if (artifact_hdr(r)->schema < INDEX_SCHEMA)
-        artifact_bad(r, "index schema %lld predates the genus features: expected schema %d; rebuild it with `index` "
-                        "(make -f pipelines/probexpan.mk DATA=... RUN=... index)", (long long)artifact_hdr(r)->schema,
-                     INDEX_SCHEMA);
+        artifact_bad(r, "index schema %lld predates the list, head and name features: expected schema %d; rebuild it "
+                        "with `index` (make -f pipelines/probexpan.mk DATA=... RUN=... index)",
+                     (long long)artifact_hdr(r)->schema, INDEX_SCHEMA);
     artifact_verify(r); /* ~10 ms for 3.5 MB: a damaged index is refused, not ranked from */
     x->path = xstrdup(artifact_path(r));
     msgpack_object o;
@@ -137,6 +149,8 @@ void index_read(corpus_index *x, const char *path) {
     mp_read_le_bin(r, &o, "ent", P, 4, k->ent);
     mp_read_le_bin(r, &o, "cnt", P, 4, k->cnt);
     check_counts(r, k, x->cfg.min_entities);
+    k->mentions = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
+    memcpy(k->mentions, x->mentions, sizeof(int64_t) * (size_t)E);
     artifact_expect_end(r);
     artifact_close(r);
 }

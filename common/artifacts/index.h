@@ -20,7 +20,7 @@
 #include "model/pattern_model.h"
 
 #define INDEX_KIND "index"
-#define INDEX_SCHEMA 2 /* 2: genus features (genus_weight) */
+#define INDEX_SCHEMA 3 /* 2: genus features (genus_weight); 3: list, head and name features, evidence */
 
 typedef struct {
     char *path;

@@ -57,18 +57,54 @@ static int role_of(const char *t) {
     return letters ? ROLE_WORD : ROLE_END;
 }
 
+static const struct {
+    const char *word;
+    genus_cue cue;
+} cue_words[] = {{"such", CUE_SUCH},        {"as", CUE_AS},         {"including", CUE_INCLUDING},
+                 {"especially", CUE_INCLUDING}, {"particularly", CUE_INCLUDING}, {"other", CUE_OTHER},
+                 {"said", CUE_SPEECH},      {"says", CUE_SPEECH},   {"say", CUE_SPEECH},
+                 {"told", CUE_SPEECH},      {"added", CUE_SPEECH},  {"according", CUE_SPEECH}};
+
+static genus_cue cue_of(const char *t) {
+    for (size_t i = 0; i < sizeof cue_words / sizeof *cue_words; i++)
+        if (!strcasecmp(t, cue_words[i].word)) return cue_words[i].cue;
+    return CUE_NONE;
+}
+
 void genus_vocab_init(genus_vocab *v, const char *const *tokens, int32_t n) {
     v->n = n;
     v->role = xmalloc((size_t)n + 1);
-    for (int32_t i = 0; i < n; i++) v->role[i] = (uint8_t)role_of(tokens[i]);
+    v->cue = xmalloc((size_t)n + 1);
+    for (int32_t i = 0; i < n; i++) {
+        v->role[i] = (uint8_t)role_of(tokens[i]);
+        v->cue[i] = (uint8_t)cue_of(tokens[i]);
+    }
 }
 
 void genus_vocab_free(genus_vocab *v) {
     free(v->role);
+    free(v->cue);
     memset(v, 0, sizeof *v);
 }
 
 static int role(const genus_vocab *v, int32_t id) { return id >= 0 && id < v->n ? v->role[id] : ROLE_END; }
+
+genus_cue genus_cue_of(const genus_vocab *v, int32_t id) { return id >= 0 && id < v->n ? (genus_cue)v->cue[id] : CUE_NONE; }
+
+int genus_is_conjunction(const genus_vocab *v, int32_t id) { return role(v, id) == ROLE_CONJ; }
+
+int genus_is_comma(const genus_vocab *v, int32_t id) { return role(v, id) == ROLE_COMMA; }
+
+int genus_is_stop(const genus_vocab *v, int32_t id) { return role(v, id) == ROLE_STOP; }
+
+int genus_word_ending_at(const genus_vocab *v, const int32_t *ids, int end, int32_t out[GENUS_PIECES]) {
+    for (int p = 0; p < GENUS_PIECES; p++) out[p] = -1;
+    int start = end;
+    while (start >= 0 && role(v, ids[start]) == ROLE_PIECE) start--;
+    if (start < 0 || role(v, ids[start]) != ROLE_WORD || genus_cue_of(v, ids[start]) != CUE_NONE) return -1;
+    for (int i = start; i <= end && i - start < GENUS_PIECES; i++) out[i - start] = ids[i];
+    return start;
+}
 
 /* Where the definition of the mention at ids[mask] starts, or -1 when it is none's subject. */
 static int definition_start(const genus_vocab *v, const int32_t *ids, int len, int mask) {
@@ -89,10 +125,18 @@ static int definition_start(const genus_vocab *v, const int32_t *ids, int len, i
 }
 
 int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t out[GENUS_WORDS][GENUS_PIECES]) {
+    int start = definition_start(v, ids, len, mask);
+    if (start < 0) {
+        for (int w = 0; w < GENUS_WORDS; w++)
+            for (int p = 0; p < GENUS_PIECES; p++) out[w][p] = -1;
+        return 0;
+    }
+    return genus_phrase_heads(v, ids, len, start, out);
+}
+
+int genus_phrase_heads(const genus_vocab *v, const int32_t *ids, int len, int start, int32_t out[GENUS_WORDS][GENUS_PIECES]) {
     for (int w = 0; w < GENUS_WORDS; w++)
         for (int p = 0; p < GENUS_PIECES; p++) out[w][p] = -1;
-    int start = definition_start(v, ids, len, mask);
-    if (start < 0) return 0;
     int32_t word[GENUS_PIECES];
     int pieces = 0, glue = 0, n = 0;
     for (int i = start; i < len && i < start + PHRASE_SPAN && n < GENUS_WORDS; i++) {

@@ -24,11 +24,23 @@
 #define GENUS_WORDS 3  /* head words kept per mention */
 #define GENUS_PIECES 4 /* wordpieces kept per head word */
 
-/* The role of every id of a vocabulary in a definition. */
+/* The role of every id of a vocabulary in a definition, and the cue words of the other
+ * class patterns of running text (hearst_heads.h). */
 typedef struct {
     uint8_t *role; /* [n] */
+    uint8_t *cue;  /* [n] genus_cue */
     int32_t n;
 } genus_vocab;
+
+/* Words that announce a class noun around a mention outside definitions (hearst_heads.h). */
+typedef enum {
+    CUE_NONE,
+    CUE_SUCH,      /* "such" (as in "Y such as X") */
+    CUE_AS,        /* "as" */
+    CUE_INCLUDING, /* "including", "especially", "particularly": "Y including X" */
+    CUE_OTHER,     /* "other": "X and other Y" */
+    CUE_SPEECH     /* "said", "says", "told", ...: a verb that precedes names, never a title */
+} genus_cue;
 
 /* The roles of tokens[0..n) (a wordpiece vocabulary, id -> text). */
 void genus_vocab_init(genus_vocab *v, const char *const *tokens, int32_t n);
@@ -38,5 +50,21 @@ void genus_vocab_free(genus_vocab *v);
  * sample's wordpieces, [CLS] first, [MASK] at mask) into out: word i is out[i][0..] padded with
  * -1. Returns how many (0: the mention is no definition's subject). */
 int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t out[GENUS_WORDS][GENUS_PIECES]);
+
+/* The head words of the noun phrase starting at ids[start] (read as a definition's first
+ * phrase: the last word of each conjunct, articles skipped, up to a preposition, a verb, a
+ * number or punctuation) into out as above; returns how many. */
+int genus_phrase_heads(const genus_vocab *v, const int32_t *ids, int len, int start, int32_t out[GENUS_WORDS][GENUS_PIECES]);
+/* The word (a first piece and its "##" pieces) that ends at ids[end], when it is a word that
+ * may be a head (no stop word, number or punctuation), into out (-1 padded; at most
+ * GENUS_PIECES pieces: the word's first ones); returns its first position, or -1. */
+int genus_word_ending_at(const genus_vocab *v, const int32_t *ids, int end, int32_t out[GENUS_PIECES]);
+/* The cue of an id (CUE_NONE outside the vocabulary). */
+genus_cue genus_cue_of(const genus_vocab *v, int32_t id);
+/* Whether ids is "and" or "or", "," (separators of a coordination list). */
+int genus_is_conjunction(const genus_vocab *v, int32_t id);
+int genus_is_comma(const genus_vocab *v, int32_t id);
+/* Whether id ends a definition's phrase as a function word ("of", "for", "who", ...). */
+int genus_is_stop(const genus_vocab *v, int32_t id);
 
 #endif

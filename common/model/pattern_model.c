@@ -17,6 +17,9 @@
 #define PATTERN_EPS 1e-7
 #define BAG_TYPE 99
 #define GENUS_TYPE 98
+#define LIST_TYPE 97
+#define HEAD_TYPE 96
+#define NAME_TYPE 95
 
 struct pattern_model {
     pattern_config cfg;
@@ -43,10 +46,12 @@ struct pattern_model {
     int nacc;
     pattern_scratch *scratch[PARALLEL_MAX_THREADS]; /* similarity rows: one per thread */
     pattern_stats st;
+    double *shrink; /* similarity with evidence k > 0: [E] n_e / (n_e + k); NULL = none */
 };
 
 pattern_config pattern_config_defaults(pattern_estimator e) {
     pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
+                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.0,
                         .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
                         .feature_fraction = 1.0, .seed = 1};
     if (e == PATTERN_PREDICTION) {
@@ -57,8 +62,63 @@ pattern_config pattern_config_defaults(pattern_estimator e) {
     return c;
 }
 
+double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples) {
+    int64_t subjects = 0;
+    for (int64_t j = 0; j < S; j++) subjects += samples[j].ngenus > 0;
+    double share = S > 0 ? (double)subjects / (double)S : 0;
+    int glossary = share >= PATTERN_GLOSSARY_SHARE;
+    if (c->list_weight < 0) c->list_weight = glossary ? 0 : 2;
+    if (c->evidence < 0) c->evidence = glossary ? 0 : 0.5;
+    return share;
+}
+
+/* Keys of the list, head and name features: 2 mod 4 with bits 2-31 this pattern plus the
+ * kind's tag (1 list, 2 head, 3 name) and 32 hash bits above; every other 2 mod 4 key is a
+ * genus word, whose keys are those counted before these kinds existed (a random genus key
+ * lands on a pattern with probability 3 / 2^30). */
+#define TAGGED_PATTERN 0x2B5E9C40ULL
+#define TAGGED_FIELD 0x3FFFFFFFULL
+
 pattern_kind pattern_key_kind(uint64_t key) {
-    return (key & 1) ? PATTERN_NGRAM : (key & 3) == 0 ? PATTERN_BAG : PATTERN_GENUS;
+    static const pattern_kind tagged[4] = {PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME};
+    if (key & 1) return PATTERN_NGRAM;
+    if ((key & 3) == 0) return PATTERN_BAG;
+    uint64_t field = (key >> 2) & TAGGED_FIELD;
+    return (field & ~3ULL) == TAGGED_PATTERN ? tagged[field & 3] : PATTERN_GENUS;
+}
+
+double pattern_kind_weight(const pattern_config *c, pattern_kind k) {
+    switch (k) {
+    case PATTERN_BAG: return c->bag_weight;
+    case PATTERN_GENUS: return c->genus_weight;
+    case PATTERN_LIST: return c->list_weight;
+    case PATTERN_HEAD: return c->head_weight;
+    case PATTERN_NAME: return c->name_weight;
+    case PATTERN_NGRAM: break;
+    }
+    return 1.0;
+}
+
+/* The key of a feature of kind k (genus, list, head, name: 2 mod 4) made of v[0..n) (v[0]:
+ * the kind's type); see TAGGED_PATTERN. */
+static uint64_t tagged_key(const int32_t *v, size_t n, pattern_kind k) {
+    uint64_t h = hash_bytes(v, n * sizeof *v);
+    if (k == PATTERN_GENUS) return (h & ~3ULL) | 2;
+    uint64_t tag = k == PATTERN_LIST ? 1 : k == PATTERN_HEAD ? 2 : 3;
+    return (h & ~(TAGGED_FIELD << 2 | 3ULL)) | (TAGGED_PATTERN | tag) << 2 | 2;
+}
+
+/* Appends the word feature (genus, head or name) of pieces w as feature n; returns n + 1. */
+static int word_feature(const int32_t w[GENUS_PIECES], int type, pattern_kind kind, uint64_t *key,
+                        pattern_feature *desc, int n) {
+    int32_t v[1 + GENUS_PIECES] = {type};
+    memcpy(v + 1, w, sizeof(int32_t) * GENUS_PIECES);
+    key[n] = tagged_key(v, 1 + GENUS_PIECES, kind);
+    if (desc) {
+        desc[n] = (pattern_feature){.key = key[n], .kind = kind};
+        memcpy(desc[n].genus_word, w, sizeof(int32_t) * GENUS_PIECES);
+    }
+    return n + 1;
 }
 
 static const struct { int8_t nl, nr; } ngram_shape[PATTERN_NGRAMS] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2},
@@ -88,16 +148,15 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
             n++;
         }
     }
-    for (int i = 0; c->genus_weight > 0 && i < s->ngenus; i++) {
-        int32_t v[1 + GENUS_PIECES] = {GENUS_TYPE};
-        memcpy(v + 1, s->genus[i], sizeof s->genus[i]);
-        key[n] = (hash_bytes(v, sizeof v) & ~3ULL) | 2;
-        if (desc) {
-            desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_GENUS};
-            memcpy(desc[n].genus_word, s->genus[i], sizeof s->genus[i]);
-        }
+    for (int i = 0; c->genus_weight > 0 && i < s->ngenus; i++) n = word_feature(s->genus[i], GENUS_TYPE, PATTERN_GENUS, key, desc, n);
+    for (int i = 0; c->list_weight > 0 && i < s->nlisted && i < LIST_MEMBERS; i++) {
+        int32_t v[2] = {LIST_TYPE, s->listed[i]};
+        key[n] = tagged_key(v, 2, PATTERN_LIST);
+        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = v[1]};
         n++;
     }
+    for (int i = 0; c->head_weight > 0 && i < s->nheads && i < HEAD_WORDS; i++) n = word_feature(s->heads[i], HEAD_TYPE, PATTERN_HEAD, key, desc, n);
+    if (c->name_weight > 0 && s->nname) n = word_feature(s->name, NAME_TYPE, PATTERN_NAME, key, desc, n);
     return n;
 }
 
@@ -116,9 +175,11 @@ static int in_subset(uint64_t key, const pattern_config *c) {
 static void check_config(const pattern_config *c) {
     if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
     if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);
-    if (!(c->bag_weight > 0) || !(c->genus_weight >= 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) || !(c->temperature > 0) ||
-        !(c->feature_fraction > 0 && c->feature_fraction <= 1))
-        die("pattern_model: bag_weight, temperature > 0, genus_weight, idf_power, prior_power >= 0, feature_fraction in (0, 1]");
+    if (!(c->bag_weight > 0) || !(c->genus_weight >= 0) || !(c->list_weight >= 0) || !(c->head_weight >= 0) ||
+        !(c->name_weight >= 0) || !(c->evidence >= 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) ||
+        !(c->temperature > 0) || !(c->feature_fraction > 0 && c->feature_fraction <= 1))
+        die("pattern_model: bag_weight, temperature > 0, genus_weight, list_weight, head_weight, name_weight, evidence, "
+            "idf_power, prior_power >= 0, feature_fraction in (0, 1]");
 }
 
 /* The rank of an MPI job that counts a feature (every feature has one owner). */
@@ -275,12 +336,19 @@ static void merge_counts(pattern_counts *k, pattern_counts *part, int64_t **firs
     free(next);
 }
 
+/* The samples of each entity into k->mentions. */
+static void count_mentions(pattern_counts *k, int64_t E, int64_t S, const pattern_sample *samples) {
+    k->mentions = xcalloc((size_t)E + 1, sizeof(int64_t));
+    for (int64_t j = 0; j < S; j++) k->mentions[samples[j].entity]++;
+}
+
 void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples) {
     check_config(c);
     int R = cluster_size(), rank = cluster_rank();
     int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
     if (R == 1) {
         counts_of_samples(k, c, E, S, samples, 0, 1, feats, NULL);
+        count_mentions(k, E, S, samples);
         free(feats);
         return;
     }
@@ -295,6 +363,7 @@ void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E,
     } else {
         for (int r = 1; r < R; r++) recv_counts(&part[r], &first[r], r);
         merge_counts(k, part, first, R, E);
+        count_mentions(k, E, S, samples);
     }
     for (int r = 0; r < R; r++) {
         pattern_counts_free(&part[r]);
@@ -309,6 +378,7 @@ void pattern_counts_free(pattern_counts *k) {
     free(k->foff);
     free(k->ent);
     free(k->cnt);
+    free(k->mentions);
     memset(k, 0, sizeof *k);
 }
 
@@ -335,15 +405,19 @@ static pattern_model *model_of_counts(const pattern_config *c, const pattern_cou
         int32_t g = model_id[f];
         if (g < 0) continue;
         int64_t nent = k->foff[f + 1] - k->foff[f];
-        pattern_kind kind = pattern_key_kind(k->key[f]);
         m->weight[g] = (float)((c->idf_power > 0 ? pow(log((double)k->E / (double)nent), c->idf_power) : 1.0) *
-                               (kind == PATTERN_BAG ? c->bag_weight : kind == PATTERN_GENUS ? c->genus_weight : 1.0));
+                               pattern_kind_weight(c, pattern_key_kind(k->key[f])));
         for (int64_t q = k->foff[f]; q < k->foff[f + 1]; q++, p++) {
             m->list_ent[p] = k->ent[q];
             m->list_cnt[p] = (float)k->cnt[q];
             m->count[g] += k->cnt[q];
         }
         m->foff[g + 1] = p;
+    }
+    if (c->evidence > 0 && c->estimator == PATTERN_SIMILARITY) {
+        if (!k->mentions) die("pattern_model: evidence needs the counts' mention counts");
+        m->shrink = xmalloc(sizeof(double) * (size_t)(k->E + 1));
+        for (int64_t e = 0; e < k->E; e++) m->shrink[e] = (double)k->mentions[e] / ((double)k->mentions[e] + c->evidence);
     }
     m->st.features = m->F;
     m->st.pairs = P;
@@ -369,6 +443,7 @@ pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S
     pattern_counts k;
     int32_t *feats = xmalloc(sizeof(int32_t) * (size_t)(S * PATTERN_MAX + 1));
     counts_of_samples(&k, c, E, S, samples, 0, 1, feats, NULL);
+    count_mentions(&k, E, S, samples);
     pattern_model *m = model_of_counts(c, &k, S, feats);
     pattern_counts_free(&k);
     if (c->estimator == PATTERN_SIMILARITY) { /* profiles come from the counts alone */
@@ -414,6 +489,7 @@ void pattern_model_free(pattern_model *m) {
     free(m->prof_feat);
     free(m->norm);
     free(m->prior_scale);
+    free(m->shrink);
     free(m->acc);
     pattern_refinement_free(m->ref);
     for (int t = 0; t < PARALLEL_MAX_THREADS; t++) pattern_scratch_free(m->scratch[t]);
@@ -578,6 +654,7 @@ void pattern_model_sparse_row(const pattern_model *m, const pattern_refinement *
         int32_t v = s->list[i];
         s->mark[v] = -1;
         s->acc[v] = norm[v] > 0 ? s->acc[v] / (norm[e] * norm[v]) / m->cfg.temperature : 0;
+        if (m->shrink) s->acc[v] *= m->shrink[v];
         if (s->acc[v] > mx) mx = s->acc[v];
     }
     for (int64_t i = 0; i < nl; i++) z += s->acc[s->list[i]] = exp(s->acc[s->list[i]] - mx);

@@ -9,16 +9,30 @@
  *    the class words of a definition, "... : United States chemist who ...");
  *  - with genus_weight > 0, the head words of the definition the mention is the subject of
  *    (definition_genus.h: "Strauss : German composer of ..." -> composer), so entities
- *    defined as one kind of thing share a feature however their definitions are worded.
+ *    defined as one kind of thing share a feature however their definitions are worded;
+ *  - with list_weight > 0, the coordination list the mention is in (coordination.h: "Japan ,
+ *    West Germany and Britain"): one feature per member of the list, itself included ("listed
+ *    with Britain"), so members of one list share features and so do entities listed with the
+ *    same ones;
+ *  - with head_weight > 0, the class nouns of Hearst's patterns and of a title around the
+ *    mention or its list (hearst_heads.h: "countries such as X", "X and other countries",
+ *    "Finance Minister X");
+ *  - with name_weight > 0, the head word of the entity's own name, in every sample of the
+ *    entity (name_head.h: "New York Stock Exchange" -> exchange).
  * Features seen with fewer than min_entities distinct entities are dropped. A feature's
- * weight is w_f = log(E / n_f)^idf_power (n_f: its entities), times bag_weight for bag
- * features and genus_weight for genus features. c(f, e) counts the samples of entity e with
- * feature f.
+ * weight is w_f = log(E / n_f)^idf_power (n_f: its entities), times the weight option of its
+ * kind (bag_weight, genus_weight, list_weight, head_weight, name_weight; 1 for the n-grams).
+ * c(f, e) counts the samples of entity e with feature f.
  *
  * Two estimators of r(e):
  *  similarity (default): the distributional answer — x_e[f] = w_f * max(0, PMI(e, f)) with
  *    PMI(e, f) = log(c(f,e) N / (c(e) c(f))) (N: all counts), and
- *      r(e)[v] = softmax over v of cos(x_e, x_v) / temperature   (v = e included: cos 1).
+ *      r(e)[v] = softmax over v of s(e, v) / temperature   (v = e included),
+ *    s(e, v) = cos(x_e, x_v) (1 for v = e) times, with evidence k > 0, the shrinkage
+ *    n_v / (n_v + k) of v's mention count n_v: an entity seen a few times, whose profile is a
+ *    handful of counts, is not as close to e as one with the same cosine over a hundred
+ *    mentions (k = 0: no shrinkage). Only the column is shrunk: e's own row keeps its
+ *    sharpness however thin e is (shrinking both sides flattened the rows of thin seeds).
  *  prediction: the maximum-likelihood answer of ProbExpan's entity-prediction objective for
  *    one feature, P(v | f) = c(f, v) / c(f), mixed over a sample's features by weight, with
  *    the sample itself left out of the counts (so no distribution is computed on its own
@@ -39,10 +53,12 @@
 
 #include "method/sparse_row.h"
 #include "model/definition_genus.h"
+#include "model/hearst_heads.h"
 
+#define LIST_MEMBERS 8       /* list members kept per mention (the nearest, itself included) */
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
-#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS) /* features per sample */
+#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + HEAD_WORDS + 1) /* per sample */
 #define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
 
 typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
@@ -53,6 +69,10 @@ typedef struct {
     int bag;                 /* 0..PATTERN_SIDE */
     double bag_weight;       /* > 0 */
     double genus_weight;     /* >= 0; 0 = no genus features */
+    double list_weight;      /* >= 0; 0 = no coordination-list features */
+    double head_weight;      /* >= 0; 0 = no Hearst / title head features */
+    double name_weight;      /* >= 0; 0 = no name-head features */
+    double evidence;         /* similarity: k >= 0 of the mention-count shrinkage; 0 = none */
     int min_entities;        /* >= 2 */
     double idf_power;        /* >= 0 */
     double temperature;      /* similarity: > 0 */
@@ -62,15 +82,36 @@ typedef struct {
 } pattern_config;
 
 /* The measured defaults of an estimator (docs/results.md; the grids:
- * dev/research/pattern-model-trials.md). */
+ * dev/research/pattern-model-trials.md); the list features and the evidence are off (0)
+ * here: `index` chooses them from the corpus. */
 pattern_config pattern_config_defaults(pattern_estimator e);
-/* The --bag-weight and --genus-weight options of a stage that counts features into config c
- * (cli_option entries; the table needs base/cli.h). */
+/* PATTERN_AUTO as list_weight or evidence: chosen from the corpus by pattern_config_resolve. */
+#define PATTERN_AUTO (-1.0)
+/* A corpus is a glossary when at least this share of its samples is a definition's subject
+ * (definition_genus.h): news prose (reuters-ese) has 1.2%, the WordNet-gloss corpora 7.5% to
+ * 25.5% (docs/signals.md). */
+#define PATTERN_GLOSSARY_SHARE 0.04
+/* The --bag-weight, --genus-weight, --list-weight, --head-weight and --name-weight options of a
+ * stage that counts features into config c (cli_option entries; the table needs base/cli.h). */
 #define PATTERN_WEIGHT_CLI_OPTIONS(c)                                                                              \
     {"bag-weight", OPT_DOUBLE, &(c).bag_weight, "X", "weight multiplier of the --bag features", 1e-6, 1e6},       \
     {"genus-weight", OPT_DOUBLE, &(c).genus_weight, "X",                                                          \
      "weight multiplier of the genus features: the head words of the definition a mention is the subject of "    \
-     "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6}
+     "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6},                                \
+    {"list-weight", OPT_DOUBLE, &(c).list_weight, "X",                                                            \
+     "weight multiplier of the list features: the members of the coordination list a mention is in "             \
+     "(\"Japan , West Germany and Britain\"); 0 = none; -1 = from the corpus: 0 in a glossary, else 2", -1, 1e6}, \
+    {"head-weight", OPT_DOUBLE, &(c).head_weight, "X",                                                            \
+     "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
+     "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6},             \
+    {"name-weight", OPT_DOUBLE, &(c).name_weight, "X",                                                            \
+     "weight multiplier of the name features: the head word of a multi-word entity name "                         \
+     "(\"... Stock Exchange\" -> exchange); 0 = none", 0, 1e6}
+/* The --evidence option of a stage that sets a similarity model's config c. */
+#define PATTERN_EVIDENCE_CLI_OPTION(c)                                                                             \
+    {"evidence", OPT_DOUBLE, &(c).evidence, "K",                                                                   \
+     "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "      \
+     "outrank well-attested ones on a shared feature; 0 = none; -1 = from the corpus: 0 in a glossary, else 0.5", -1, 1e6}
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the
  * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */
@@ -79,30 +120,46 @@ typedef struct {
     int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
     int32_t genus[GENUS_WORDS][GENUS_PIECES]; /* head words of its definition (definition_genus.h) */
     int ngenus;                               /* how many: 0..GENUS_WORDS */
+    int32_t listed[LIST_MEMBERS];             /* entity rows of its coordination list, itself included */
+    int nlisted;                              /* how many: 0 (in no list), 2..LIST_MEMBERS */
+    int32_t heads[HEAD_WORDS][GENUS_PIECES];  /* class nouns of the patterns around it (hearst_heads.h) */
+    int nheads;                               /* how many: 0..HEAD_WORDS */
+    int32_t name[GENUS_PIECES];               /* head word of its entity's name (name_head.h) */
+    int nname;                                /* 1 when it has one, else 0 */
 } pattern_sample;
 
+/* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
+ * glossary 0 and 0 (its definitions carry the class; lists and the shrinkage cost it, see
+ * docs/signals.md), running text 2 and 0.5. Returns the share of samples that are a
+ * definition's subject. */
+double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples);
+
 /* The kinds of feature. A feature's key says which: odd = an n-gram pattern, 0 mod 4 = a bag
- * word, 2 mod 4 = a genus word. */
-typedef enum { PATTERN_NGRAM, PATTERN_BAG, PATTERN_GENUS } pattern_kind;
+ * word, 2 mod 4 = a genus word, or a list member, a head word or a name head when bits 2-31
+ * hold the fixed pattern of those kinds with their tag (pattern_model.c). */
+typedef enum { PATTERN_NGRAM, PATTERN_BAG, PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME } pattern_kind;
 pattern_kind pattern_key_kind(uint64_t key);
+/* The weight multiplier of kind k in config c (1 for the n-grams). */
+double pattern_kind_weight(const pattern_config *c, pattern_kind k);
 
 /* What each feature of a sample is made of, in the order the model counts them (n-gram
- * patterns first, then the bag words, then the genus words): its key as counted
- * (pattern_counts.key), its kind and its ids. */
+ * patterns first, then the bag words, the genus words, the list members, the head words and
+ * the name's head): its key as counted (pattern_counts.key), its kind and its ids. */
 typedef struct {
     uint64_t key;
-    pattern_kind kind;        /* PATTERN_BAG: word; PATTERN_GENUS: genus_word */
+    pattern_kind kind;        /* PATTERN_BAG: word; GENUS, HEAD, NAME: genus_word; LIST: entity */
     int nl, nr;               /* a pattern: nl ids before the mask, nr after it */
     int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
     int32_t word;
     int32_t genus_word[GENUS_PIECES]; /* its wordpieces, -1 padded */
+    int32_t entity;                   /* a list member's row */
 } pattern_feature;
 /* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
 int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);
 
 /* ---- counts: the corpus side of the model, the same for every feature subset ----
- * The features of every sample (long_patterns, bag, genus_weight > 0 and min_entities of the
- * config; no subset applied), in order of first appearance over the samples, with their
+ * The features of every sample (long_patterns, bag, which kinds have a weight > 0 and
+ * min_entities of the config; no subset applied), in order of first appearance over the samples, with their
  * postings. A model with
  * a feature subset keeps the features in the subset, in the same order, so a model built from
  * counts equals one built from the samples with the same config, bit for bit. Size: O(F +
@@ -113,6 +170,7 @@ typedef struct {
     int64_t *foff;     /* [F + 1] feature f's postings are ent/cnt[foff[f] .. foff[f + 1]) */
     int32_t *ent;      /* entity rows, ascending within a feature */
     int32_t *cnt;      /* samples of that entity showing the feature (>= 1) */
+    int64_t *mentions; /* [E] samples of each entity (the evidence of its profile) */
 } pattern_counts;
 
 /* Counts S samples of E entities (any order). Cost O(S * PATTERN_MAX log(S * PATTERN_MAX)). */
@@ -124,7 +182,7 @@ typedef struct pattern_model pattern_model;
 /* Counts the features of S samples of E entities (samples in any order). */
 pattern_model *pattern_model_build(const pattern_config *c, int64_t E, int64_t S, const pattern_sample *samples);
 /* The similarity estimator's model of config c (its feature subset) from counts built with
- * the same long_patterns, bag, genus_weight > 0 and min_entities; fitted (ready for rows). O(pairs). The
+ * the same long_patterns, bag, kinds and min_entities; fitted (ready for rows). O(pairs). The
  * stats' samples_unusable is -1 (unknown without the samples). */
 pattern_model *pattern_model_from_counts(const pattern_config *c, const pattern_counts *k);
 void pattern_model_free(pattern_model *m);

@@ -2,8 +2,12 @@
 #include "model/pattern_samples.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/error.h"
+#include "model/coordination.h"
+#include "model/name_head.h"
+#include "text/wordpiece.h"
 
 void pattern_genus_vocab(const samples *s, genus_vocab *v) {
     int32_t n = samples_vocab_size(s);
@@ -11,6 +15,12 @@ void pattern_genus_vocab(const samples *s, genus_vocab *v) {
     for (int32_t i = 0; i < n; i++) tokens[i] = samples_vocab_token(s, i);
     genus_vocab_init(v, tokens, n);
     free(tokens);
+}
+
+/* The class nouns around the mention at ids[p] alone, and its title. */
+static void own_heads(const genus_vocab *v, const int32_t *ids, int len, int p, pattern_sample *out) {
+    out->nheads = hearst_span_heads(v, ids, p, ids, len, p, out->heads);
+    if (out->nheads < HEAD_WORDS) out->nheads += hearst_title(v, ids, p, out->heads[out->nheads]);
 }
 
 void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int32_t *ids, pattern_sample *out) {
@@ -21,15 +31,113 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
         out->right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
     }
     out->ngenus = definition_genus(v, ids, len, p, out->genus);
+    out->nlisted = 0;
+    own_heads(v, ids, len, p, out);
+    for (int i = 0; i < GENUS_PIECES; i++) out->name[i] = -1;
+    out->nname = 0;
+}
+
+/* The head word of each entity's name into name[E][GENUS_PIECES] (the names encoded with the
+ * samples' vocabulary, as the sentences were). */
+static void name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES]) {
+    int32_t n = samples_vocab_size(s);
+    char **tokens = xmalloc(sizeof(char *) * ((size_t)n + 1));
+    for (int32_t i = 0; i < n; i++) tokens[i] = (char *)samples_vocab_token(s, i);
+    wp_vocab wv;
+    wp_vocab_from_tokens(&wv, tokens, n);
+    free(tokens);
+    wp_ids ids = {0};
+    for (int64_t e = 0; e < samples_entities(s); e++) {
+        const char *text = samples_name(s, e);
+        ids.n = 0;
+        size_t bad;
+        if (wp_encode(&wv, text, strlen(text), 0, &ids, &bad, NULL) < 0 || !name_head(gv, ids.id, (int)ids.n, name[e]))
+            for (int i = 0; i < GENUS_PIECES; i++) name[e][i] = -1;
+    }
+    wp_ids_free(&ids);
+    wp_vocab_free(&wv);
+}
+
+/* Sample order by sentence, then by mask position. */
+typedef struct {
+    int64_t sentence, j;
+    int mask;
+} sentence_key;
+
+static int by_sentence(const void *a, const void *b) {
+    const sentence_key *p = a, *q = b;
+    if (p->sentence != q->sentence) return p->sentence < q->sentence ? -1 : 1;
+    if (p->mask != q->mask) return p->mask < q->mask ? -1 : 1;
+    return (p->j > q->j) - (p->j < q->j);
+}
+
+/* The lists of one sentence's n mentions (keys, their tokens in tok) and the patterns around
+ * each list into ps. */
+static void sentence_signals(const genus_vocab *v, const sentence_key *key, sentence_mention *m, int n,
+                             int *first, int *last, pattern_sample *ps) {
+    coordination_lists(v, m, n, first, last);
+    for (int i = 0; i < n; i++) {
+        if (first[i] == last[i]) continue;
+        pattern_sample *out = &ps[key[i].j];
+        int lo = first[i], hi = last[i]; /* the LIST_MEMBERS members nearest to i */
+        if (hi - lo + 1 > LIST_MEMBERS) {
+            lo = i - LIST_MEMBERS / 2 < lo ? lo : i - LIST_MEMBERS / 2;
+            if (lo + LIST_MEMBERS - 1 > hi) lo = hi - LIST_MEMBERS + 1;
+            hi = lo + LIST_MEMBERS - 1;
+        }
+        out->nlisted = 0;
+        for (int k = lo; k <= hi; k++) out->listed[out->nlisted++] = (int32_t)ps[key[k].j].entity;
+        const sentence_mention *f = &m[first[i]], *l = &m[last[i]];
+        out->nheads = hearst_span_heads(v, f->ids, f->mask, l->ids, l->len, l->mask, out->heads);
+        if (out->nheads < HEAD_WORDS) out->nheads += hearst_title(v, m[i].ids, m[i].mask, out->heads[out->nheads]);
+    }
 }
 
 pattern_sample *pattern_samples_read(const samples *s) {
-    int64_t S = samples_count(s);
+    int64_t S = samples_count(s), E = samples_entities(s);
+    int maxlen = samples_max_length(s);
     pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1));
-    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)samples_max_length(s));
+    int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)maxlen);
     genus_vocab v;
     pattern_genus_vocab(s, &v);
-    for (int64_t j = 0; j < S; j++) pattern_sample_read(s, &v, j, ids, &ps[j]);
+    int32_t(*name)[GENUS_PIECES] = xmalloc(sizeof *name * (size_t)(E + 1));
+    name_heads(s, &v, name);
+    sentence_key *key = xmalloc(sizeof *key * (size_t)(S + 1));
+    for (int64_t j = 0; j < S; j++) {
+        pattern_sample_read(s, &v, j, ids, &ps[j]);
+        memcpy(ps[j].name, name[ps[j].entity], sizeof name[0]);
+        ps[j].nname = name[ps[j].entity][0] >= 0;
+        key[j] = (sentence_key){samples_sentence(s, j), j, samples_mask_pos(s, j)};
+    }
+    qsort(key, (size_t)S, sizeof *key, by_sentence);
+    /* one sentence's mentions at a time: their tokens side by side in tok */
+    int cap = 0;
+    int32_t *tok = NULL;
+    sentence_mention *m = NULL;
+    int *first = NULL, *last = NULL;
+    for (int64_t a = 0, b; a < S; a = b) {
+        for (b = a + 1; b < S && key[b].sentence == key[a].sentence; b++) {}
+        int n = (int)(b - a);
+        if (n < 2) continue;
+        if (n > cap) {
+            cap = 2 * n;
+            tok = xrealloc(tok, sizeof(int32_t) * (size_t)cap * (size_t)maxlen);
+            m = xrealloc(m, sizeof *m * (size_t)cap);
+            first = xrealloc(first, sizeof(int) * (size_t)cap);
+            last = xrealloc(last, sizeof(int) * (size_t)cap);
+        }
+        for (int i = 0; i < n; i++) {
+            int32_t *t = tok + (size_t)i * (size_t)maxlen;
+            m[i] = (sentence_mention){t, samples_tokens(s, key[a + i].j, t), key[a + i].mask};
+        }
+        sentence_signals(&v, key + a, m, n, first, last, ps);
+    }
+    free(tok);
+    free(m);
+    free(first);
+    free(last);
+    free(key);
+    free(name);
     genus_vocab_free(&v);
     free(ids);
     return ps;

@@ -1,7 +1,10 @@
 /* pattern_samples: the pattern model's input read from a samples artifact — each sample's
  * entity row, the PATTERN_SIDE ids on either side of its [MASK] (PATTERN_OUTSIDE past the
- * sequence) and the head words of the definition the mention is the subject of
- * (definition_genus.h). O(samples) time and memory. */
+ * sequence), the head words of the definition the mention is the subject of
+ * (definition_genus.h), the coordination list it is in among the mentions of its sentence
+ * (coordination.h: samples with the same sentence index), the class nouns of the patterns
+ * around it or its list (hearst_heads.h) and the head of its entity's name (name_head.h).
+ * O(samples) memory; time O(samples log samples) (grouping by sentence) plus O(tokens). */
 #ifndef PROBEXPAN_PATTERN_SAMPLES_H
 #define PROBEXPAN_PATTERN_SAMPLES_H
 
@@ -11,10 +14,12 @@
 
 /* The definition roles of the samples' vocabulary (genus_vocab_free after use). */
 void pattern_genus_vocab(const samples *s, genus_vocab *v);
-/* Sample j's context into *out; ids: scratch room for samples_max_length(s) ids; v: the
- * samples' pattern_genus_vocab. */
+/* Sample j's context on its own into *out: the signals of its sentence's other mentions
+ * (lists, and the patterns around a list) and its entity's name head are left out (nlisted
+ * 0, heads of the mention alone, name -1); ids: scratch room for samples_max_length(s) ids;
+ * v: the samples' pattern_genus_vocab. */
 void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int32_t *ids, pattern_sample *out);
-/* malloc'd array of samples_count(s) contexts, in sample order. */
+/* malloc'd array of samples_count(s) contexts, in sample order, with every signal. */
 pattern_sample *pattern_samples_read(const samples *s);
 
 #endif

@@ -382,7 +382,9 @@ static void ties_json(const ties *t, int64_t row, const int64_t *seeds, int nsee
         /* vocabulary tokens are UTF-8 (checked when the corpus was read); a cut may split one */
         json_t *text = json_string(it->text);
         json_object_set_new(o, "feature", text ? text : json_string("(not UTF-8)"));
-        json_object_set_new(o, "kind", json_string(it->kind == PATTERN_BAG ? "word" : it->kind == PATTERN_GENUS ? "genus" : "pattern"));
+        static const char *const kind_name[] = {[PATTERN_NGRAM] = "pattern", [PATTERN_BAG] = "word", [PATTERN_GENUS] = "genus",
+                                                [PATTERN_LIST] = "list", [PATTERN_HEAD] = "head", [PATTERN_NAME] = "name"};
+        json_object_set_new(o, "kind", json_string(kind_name[it->kind]));
         json_object_set_new(o, "weight", json_real(it->weight));
         json_object_set_new(o, "count", json_integer(it->count));
         for (int s = 0; s < nseeds; s++) json_array_append_new(counts, json_integer(tr.seed_count[(size_t)i * (size_t)nseeds + (size_t)s]));

@@ -31,8 +31,9 @@ void ties_free(ties *t);
 
 typedef struct {
     int64_t feature;      /* the feature's position in the index's counts */
-    pattern_kind kind;    /* an n-gram pattern around the mention, a word near it (bag) or a
-                           * head word of its definition (genus) */
+    pattern_kind kind;    /* an n-gram pattern around the mention, a word near it (bag), a
+                           * head word of its definition (genus), a list member, a class noun
+                           * or its name's head (pattern_model.h) */
     char text[FEATURE_TEXT];
     double weight;        /* w_f */
     int64_t count;        /* samples of the entity showing it */

@@ -1,14 +1,21 @@
 /* fuzz_definition_genus: libFuzzer target for the definition reader (common/model/
- * definition_genus.h) on arbitrary vocabularies and id sequences: must never crash or read
- * outside the sequence. The input's lines up to the first empty one are the vocabulary (any
- * bytes, "##" pieces, "[...]" specials, empty tokens); every byte after it is one id (byte
- * - 2: -2, -1 and ids past the vocabulary occur). Every position is tried as the mention.
+ * definition_genus.h) and the readers of running text built on its vocabulary (coordination.h,
+ * hearst_heads.h, name_head.h) on arbitrary vocabularies and id sequences: must never crash or
+ * read outside the sequence. The input's lines up to the first empty one are the vocabulary
+ * (any bytes, "##" pieces, "[...]" specials, empty tokens); every byte after it is one id
+ * (byte - 2: -2, -1 and ids past the vocabulary occur). Every position is tried as the mention.
  * Checked: at most GENUS_WORDS words; each word's pieces are ids of the vocabulary that occur
- * in the sequence after the mention, padded with -1 to GENUS_PIECES; unused words all -1. */
+ * in the sequence after the mention, padded with -1 to GENUS_PIECES; unused words all -1. The
+ * class nouns and the name head: at most HEAD_WORDS words of vocabulary ids, -1 padded; the
+ * lists among the sequence read as one sentence's samples (every position a mask): each
+ * position inside its own list. */
 #include <stdint.h>
 
 #include "fuzz.h"
+#include "model/coordination.h"
 #include "model/definition_genus.h"
+#include "model/hearst_heads.h"
+#include "model/name_head.h"
 
 #define MAX_TOKENS 256
 #define MAX_IDS 512
@@ -57,6 +64,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
     }
+    static sentence_mention m[MAX_IDS];
+    static int first[MAX_IDS], last[MAX_IDS];
+    for (int mask = 0; mask < len; mask++) {
+        int32_t h[HEAD_WORDS][GENUS_PIECES];
+        int n = hearst_span_heads(&v, ids, mask, ids, len, mask, h);
+        FUZZ_ASSERT(n >= 0 && n <= HEAD_WORDS);
+        if (n < HEAD_WORDS) n += hearst_title(&v, ids, mask, h[n]);
+        for (int w = 0; w < HEAD_WORDS; w++)
+            for (int p = 0; p < GENUS_PIECES; p++)
+                FUZZ_ASSERT(w >= n ? h[w][p] == -1 : h[w][p] >= (p ? -1 : 0) && h[w][p] < nt);
+        m[mask] = (sentence_mention){ids, len, mask};
+    }
+    coordination_lists(&v, m, len, first, last);
+    for (int k = 0; k < len; k++) FUZZ_ASSERT(first[k] <= k && k <= last[k] && last[k] < len);
+    int32_t head[GENUS_PIECES];
+    int named = name_head(&v, ids, len, head);
+    FUZZ_ASSERT(named == 0 ? head[0] == -1 : head[0] >= 0 && head[0] < nt);
     genus_vocab_free(&v);
     return 0;
 }

@@ -166,12 +166,14 @@ mkdir -p "$WORK/run2" && cp "$RUN/samples.mp" "$WORK/run2/" && cp "$WORK/arun/in
 expect_exit index-of-another-corpus 3 'belongs to another corpus' query --run "$WORK/run2" --seeds "$seed_list"
 # wrong kind, other schema versions, truncation
 expect_exit index-wrong-kind 3 'expected.*index|kind' query --index "$DRUN/phase1/dists-1.mp" --seeds "$seed_list"
-for v in 0 3; do
-    perl -pe "s/\xa6schema\x02/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
-    expect_exit "index-schema-$v" 3 "schema version $v is not supported \(this program reads 1..2\)" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
+for v in 0 4; do
+    perl -pe "s/\xa6schema\x03/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
+    expect_exit "index-schema-$v" 3 "schema version $v is not supported \(this program reads 1..3\)" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
 done
-perl -pe "s/\xa6schema\x02/\xa6schema\x01/" "$RUN/index.mp" >"$WORK/schema1.mp"
-expect_exit index-schema-1 3 "index schema 1 predates the genus features: expected schema 2; rebuild it" query --index "$WORK/schema1.mp" --seeds "$seed_list"
+for v in 1 2; do
+    perl -pe "s/\xa6schema\x03/\xa6schema\x0$v/" "$RUN/index.mp" >"$WORK/schema$v.mp"
+    expect_exit "index-schema-$v" 3 "index schema $v predates the list, head and name features: expected schema 3; rebuild it" query --index "$WORK/schema$v.mp" --seeds "$seed_list"
+done
 head -c $(($(stat -c %s "$RUN/index.mp") - 1000)) "$RUN/index.mp" >"$WORK/trunc.mp"
 expect_exit index-truncated 3 'trunc.mp' query --index "$WORK/trunc.mp" --seeds "$seed_list"
 # two files the fuzzer found: a temperature of 1e-309 (cos / T overflowed the rows) and postings

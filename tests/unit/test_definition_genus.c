@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "vocab_ids.h"
 #include "model/definition_genus.h"
 
 static const char *const vocab[] = {
@@ -16,23 +17,7 @@ static const char *const vocab[] = {
 #define NV ((int32_t)(sizeof vocab / sizeof *vocab))
 
 /* ids of the space-separated tokens of text into ids (the first "[MASK]" sets *mask). */
-static int encode(const char *text, int32_t *ids, int *mask) {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", text);
-    int n = 0;
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        int32_t id = -1;
-        for (int32_t i = 0; i < NV && id < 0; i++)
-            if (!strcmp(vocab[i], t)) id = i;
-        if (id < 0) {
-            fprintf(stderr, "  test vocabulary lacks '%s'\n", t);
-            id = 1;
-        }
-        if (id == 4 && *mask < 0) *mask = n;
-        ids[n++] = id;
-    }
-    return n;
-}
+static int encode(const char *text, int32_t *ids, int *mask) { return vocab_ids(vocab, NV, text, ids, mask); }
 
 /* The head words found for the mention of text, as "w1|w2|..." (pieces joined as written). */
 static const char *genus_of(const genus_vocab *v, const char *text) {

@@ -350,6 +350,132 @@ static void test_genus_features(void) {
     pattern_counts_free(&k);
 }
 
+/* The features of running text: a list's members (itself included), class nouns, the name's
+ * head — each of its kind (2 mod 4, bits 2-3), weighted by its kind's option, absent at 0. */
+static void test_running_text_features(void) {
+    const int32_t countries[GENUS_PIECES] = {500, -1, -1, -1}, exchange[GENUS_PIECES] = {600, 601, -1, -1};
+    pattern_sample s[6];
+    for (int j = 0; j < 6; j++) s[j] = sample(j % 3, -1, -1); /* every pattern fresh */
+    for (int j = 0; j < 2; j++) { /* "[0] and [1]": entities 0 and 1 listed together */
+        s[j].listed[0] = 0, s[j].listed[1] = 1;
+        s[j].nlisted = 2;
+    }
+    memcpy(s[2].heads[0], countries, sizeof countries); /* entities 2 and 0: "countries such as" */
+    memcpy(s[3].heads[0], countries, sizeof countries);
+    s[2].nheads = s[3].nheads = 1;
+    for (int j = 0; j < 6; j++) /* entities 0 and 1: "... exch ##ange" */
+        if (s[j].entity != 2) {
+            memcpy(s[j].name, exchange, sizeof exchange);
+            s[j].nname = 1;
+        }
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag = 0;
+    c.genus_weight = 0;
+    c.list_weight = 2, c.head_weight = 3, c.name_weight = 4;
+    pattern_feature d[PATTERN_MAX];
+    int n = pattern_sample_features(&s[0], &c, d);
+    CHECK_EQ_INT(n, PATTERN_NGRAMS + 3); /* two members and the name */
+    const pattern_kind want[3] = {PATTERN_LIST, PATTERN_LIST, PATTERN_NAME};
+    for (int i = 0; i < 3; i++) {
+        const pattern_feature *f = &d[PATTERN_NGRAMS + i];
+        CHECK_EQ_INT(f->kind, want[i]);
+        CHECK_EQ_INT(pattern_key_kind(f->key), want[i]);
+        CHECK_EQ_INT(f->key & 3, 2);
+    }
+    CHECK_EQ_INT(d[PATTERN_NGRAMS].entity, 0);
+    CHECK_EQ_INT(d[PATTERN_NGRAMS + 1].entity, 1);
+    CHECK(!memcmp(d[PATTERN_NGRAMS + 2].genus_word, exchange, sizeof exchange));
+    n = pattern_sample_features(&s[3], &c, d);
+    CHECK_EQ_INT(d[PATTERN_NGRAMS].kind, PATTERN_HEAD);
+    CHECK(!memcmp(d[PATTERN_NGRAMS].genus_word, countries, sizeof countries));
+    pattern_counts k;
+    pattern_counts_build(&k, &c, 3, 6, s);
+    CHECK_EQ_INT(k.F, 4); /* listed with 0, listed with 1, countries, exchange: two entities each */
+    int seen[6] = {0};
+    pattern_model *m = pattern_model_from_counts(&c, &k);
+    for (int64_t f = 0; f < k.F; f++) {
+        pattern_kind kind = pattern_key_kind(k.key[f]);
+        seen[kind]++;
+        CHECK_EQ_INT(k.foff[f + 1] - k.foff[f], 2);
+        CHECK_NEAR(pattern_model_feature_weight(m, f), pattern_kind_weight(&c, kind), 1e-6);
+    }
+    CHECK_EQ_INT(seen[PATTERN_LIST], 2);
+    CHECK_EQ_INT(seen[PATTERN_HEAD], 1);
+    CHECK_EQ_INT(seen[PATTERN_NAME], 1);
+    CHECK_NEAR(pattern_kind_weight(&c, PATTERN_NAME), 4, 0);
+    pattern_model_free(m);
+    pattern_counts_free(&k);
+    c.list_weight = c.head_weight = c.name_weight = 0;
+    CHECK_EQ_INT(pattern_sample_features(&s[0], &c, d), PATTERN_NGRAMS);
+    pattern_counts_build(&k, &c, 3, 6, s);
+    CHECK_EQ_INT(k.F, 0);
+    pattern_counts_free(&k);
+}
+
+/* Evidence k: a reached entity v's logit cos / T is shrunk by n_v / (n_v + k) (n: mention
+ * counts), so a one-mention entity sharing a feature falls behind a four-mention one with the
+ * same cosine. */
+static void test_evidence_shrinkage(void) {
+    /* "10 _": entities 1 (x1), 2 (x4), 5 (x4); "20 _": 0 (x4), 3; entity 4 shares nothing */
+    pattern_sample s[] = {sample(0, 20, 30), sample(0, 20, 30), sample(0, 20, 30), sample(0, 20, 30),
+                          sample(1, 10, 31), sample(2, 10, 32), sample(2, 10, 32), sample(2, 10, 32),
+                          sample(2, 10, 32), sample(3, 20, 33), sample(4, 40, 34), sample(4, 41, 34),
+                          sample(5, 10, 35), sample(5, 10, 35), sample(5, 10, 35), sample(5, 10, 35)};
+    const int64_t S = (int64_t)(sizeof s / sizeof *s), mentions[6] = {4, 1, 4, 1, 2, 4};
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag = 0;
+    c.long_patterns = 0;
+    c.evidence = 0;
+    pattern_counts k;
+    pattern_counts_build(&k, &c, 6, S, s);
+    for (int e = 0; e < 6; e++) CHECK_EQ_INT(k.mentions[e], mentions[e]);
+    pattern_model *plain = pattern_model_from_counts(&c, &k);
+    c.evidence = 2;
+    pattern_model *shrunk = pattern_model_from_counts(&c, &k);
+    pattern_scratch *scr = pattern_scratch_new(plain);
+    sparse_row a, b;
+    pattern_model_sparse_row(plain, NULL, 2, scr, &a);
+    pattern_model_sparse_row(shrunk, NULL, 2, scr, &b);
+    float ra[6], rb[6];
+    sparse_row_dense(&a, ra);
+    sparse_row_dense(&b, rb);
+    CHECK(b.nnz < 6); /* entities 0, 3 and 4 share nothing with 2: the background */
+    for (int v = 0; v < 6; v++) {
+        double want = log(ra[v] / a.background) * ((double)mentions[v] / (mentions[v] + 2.0));
+        CHECK_NEAR(log(rb[v] / b.background), want, 1e-4);
+    }
+    CHECK(ra[1] > a.background);
+    CHECK_NEAR(ra[1], ra[5], 1e-6); /* the same cosine without evidence ... */
+    CHECK(rb[1] < rb[5]);           /* ... the thin entity behind with it */
+    sparse_row_free(&a);
+    sparse_row_free(&b);
+    pattern_scratch_free(scr);
+    pattern_model_free(plain);
+    pattern_model_free(shrunk);
+    pattern_counts_free(&k);
+}
+
+/* The corpus chooses list_weight and evidence left at PATTERN_AUTO: a glossary (>= 4% of the
+ * samples a definition's subject) none, running text 2 and 0.5; set values stay. */
+static void test_config_from_corpus(void) {
+    pattern_sample s[20];
+    for (int j = 0; j < 20; j++) s[j] = sample(j % 4, -1, -1);
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.list_weight = c.evidence = PATTERN_AUTO;
+    CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0, 0);
+    CHECK_NEAR(c.list_weight, 2, 0);
+    CHECK_NEAR(c.evidence, 0.5, 0);
+    s[3].ngenus = s[7].ngenus = 1; /* 10%: a glossary */
+    c.list_weight = c.evidence = PATTERN_AUTO;
+    CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0.1, 1e-12);
+    CHECK_NEAR(c.list_weight, 0, 0);
+    CHECK_NEAR(c.evidence, 0, 0);
+    c.list_weight = 3, c.evidence = PATTERN_AUTO;
+    pattern_config_resolve(&c, 20, s);
+    CHECK_NEAR(c.list_weight, 3, 0);
+    CHECK_NEAR(c.evidence, 0, 0);
+}
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -367,4 +493,7 @@ RUN(test_contrast_gradient_and_descent);
 RUN(test_entity_out_of_range);
 RUN(test_counts_and_sparse_rows_match_dense);
 RUN(test_genus_features);
+RUN(test_running_text_features);
+RUN(test_evidence_shrinkage);
+RUN(test_config_from_corpus);
 TEST_MAIN_END

@@ -50,6 +50,7 @@ static void test_ties(void) {
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     c.long_patterns = 0;
     c.bag = 1;
+    c.evidence = 0; /* the rows below are softmax(cos / T), unshrunk */
     pattern_counts k;
     pattern_counts_build(&k, &c, E, S, s);
     pattern_model *m = pattern_model_from_counts(&c, &k);

@@ -1,0 +1,42 @@
+/* coordination: coordination lists among a sentence's mentions (contract in coordination.h). */
+#include "model/coordination.h"
+
+enum { GAP_OTHER, GAP_COMMA, GAP_CONJ };
+
+/* The text between mention a and the next one, b (a->mask < b->mask): the longest g that ends
+ * b's prefix and starts a's suffix, classified. */
+static int gap_kind(const genus_vocab *v, const sentence_mention *a, const sentence_mention *b) {
+    int maxg = b->mask - a->mask - 1; /* a spans at least one token */
+    if (maxg > a->len - a->mask - 2) maxg = a->len - a->mask - 2; /* [SEP] ends a's suffix */
+    int g = maxg;
+    for (; g > 0; g--) {
+        int i = 0;
+        while (i < g && b->ids[b->mask - g + i] == a->ids[a->mask + 1 + i]) i++;
+        if (i == g) break;
+    }
+    const int32_t *t = a->ids + a->mask + 1;
+    if (g == 1 && genus_is_comma(v, t[0])) return GAP_COMMA;
+    if (g == 1 && genus_is_conjunction(v, t[0])) return GAP_CONJ;
+    if (g == 2 && genus_is_comma(v, t[0]) && genus_is_conjunction(v, t[1])) return GAP_CONJ;
+    return GAP_OTHER;
+}
+
+/* The gap after mention j (GAP_OTHER when the next one does not start after it: nested or
+ * repeated spans). */
+static int gap_after(const genus_vocab *v, const sentence_mention *m, int j) {
+    return m[j].mask < m[j + 1].mask ? gap_kind(v, &m[j], &m[j + 1]) : GAP_OTHER;
+}
+
+void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, int *first, int *last) {
+    for (int i = 0; i < n; i++) first[i] = last[i] = i;
+    for (int i = 0; i + 1 < n;) {
+        int j = i, kind;
+        while ((kind = gap_after(v, m, j)) == GAP_COMMA && j + 2 < n) j++;
+        if (kind == GAP_CONJ) { /* m[i .. j+1] */
+            for (int k = i; k <= j + 1; k++) first[k] = i, last[k] = j + 1;
+            i = j + 2;
+        } else {
+            i = j > i ? j : i + 1; /* a run of commas that ends without a conjunction: go on from its end */
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/* coordination: the coordination lists among the entity mentions of one sentence —
+ *   "Japan , West Germany and Britain"      -> one list of three members
+ *   "Alberta , Saskatchewan or Manitoba"    -> one list of three members
+ * Entities named in one list are usually of one kind (Hearst 1992; the lists SetExpan-like
+ * systems mine), so members of a list share features (pattern_model.h's list features).
+ *
+ * The mentions of a sentence come as its samples: each is the sentence with one mention
+ * replaced by [MASK], so no sample shows the spans of the others. Two mentions A before B
+ * are read from A's sample and B's: B's sample keeps the text before B (A included), A's
+ * keeps the text after A, so the text between A and B is the longest g tokens that both end
+ * B's prefix and start what follows A's mask. A list is a run of neighbouring mentions whose
+ * gaps are "," and whose last gap is "and" / "or" / ", and" / ", or" (a comma alone is also
+ * an apposition: "Houston , Texas"). Lists do not overlap; the leftmost is taken first.
+ *
+ * Works on wordpiece ids with the roles of a genus_vocab (definition_genus.h). Cost: O(sum
+ * over neighbouring pairs of the gap's length squared) per sentence, in practice O(length). */
+#ifndef PROBEXPAN_COORDINATION_H
+#define PROBEXPAN_COORDINATION_H
+
+#include <stdint.h>
+
+#include "model/definition_genus.h"
+
+/* One mention of a sentence: the sample that masks it. */
+typedef struct {
+    const int32_t *ids; /* [CLS] ... [SEP], the mention as one [MASK] at ids[mask] */
+    int len, mask;
+} sentence_mention;
+
+/* The lists among m[0..n), mentions of one sentence in order of mask (ascending): mention i
+ * is in the list m[first[i] .. last[i]] (first[i] == last[i] == i: in no list). */
+void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, int *first, int *last);
+
+#endif
