@@ -1,11 +1,13 @@
-# foldoc.awk: FOLDOC's dictd text (make foldoc-text) -> one line per entry for
-# `annotate --discover --lines`, and the silver-standard class lists.
+# foldoc.awk: FOLDOC's dictd text (make foldoc-text) -> the silver-standard class lists and,
+# with -v lines=1, one line per entry for `annotate --discover --lines` (the FOLDOC_FORMAT=lines
+# reading of mk/foldoc-data.mk; by default annotate reads the dictd text itself).
 #
-#   awk -v classes=DIR -f foldoc.awk foldoc.txt > foldoc-lines.txt
+#   awk -v classes=DIR -f foldoc.awk foldoc.txt
+#   awk -v lines=1 -f foldoc.awk foldoc.txt > foldoc-lines.txt
 #
 # The dictd layout: a headword alone on a line at column 0 (other headwords of the
 # same entry on the lines right below it: "Bjarne Stroustrup" / "Stroustrup, Bjarne"),
-# its definition indented below, entries separated by blank lines. Each entry becomes
+# its definition indented below, entries separated by blank lines. With lines=1 each entry becomes
 # "Headword , Other : definition" on one line (the dictionary-head layout discovery reads
 # as a name and its synonyms, README "No entity list"; another headword with a comma in
 # it, an inverted "Surname, Forename", is left out), the markup dropped: {cross-reference}
@@ -32,7 +34,7 @@ function flush(   t, n, parts, i, cls) {
     gsub(/[ \t]+/, " ", t)
     sub(/^ /, "", t)
     sub(/ $/, "", t)
-    if (t != "") print head others " : " t
+    if (lines && t != "") print head others " : " t
     if (classes != "" && tag != "") {
         gsub(/^ *<|> *$/, "", tag)
         n = split(tag, parts, / *, */)
