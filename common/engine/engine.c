@@ -334,6 +334,8 @@ static void select_models(call *c, pattern_refinement *const *ref, int *kept, do
  * into *ranked (n of them) and, when items is not NULL, the per-entity figures. */
 static int search_and_rerank(call *c, const int *models, int k, pattern_refinement *const *ref, int size,
                              int64_t **ranked, engine_item **items) {
+    int64_t room = c->g->idx.ent.n - c->nmembers; /* a search never asks for more than the entities */
+    if (size > room) size = (int)room;
     model_rows r;
     rows_init(&r, c->g, models, k, ref, c->scratch, c->mark);
     anchor_scorer sc;
