@@ -80,6 +80,25 @@ static void test_names(void) {
     discovered_names_free(names, n);
 }
 
+/* No name: a prefix ending with a hyphen ("YA-"), a name's suffix alone
+ * ("Jr."), an interjection ("Oh"); the names around them are kept. */
+static void test_prefixes_suffixes_interjections(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "hackers write YA- before a word .", 4);
+    add(d, "the book by Guy Steele , Jr. appeared .", 4);
+    add(d, "he said Oh , that Ohio .", 4);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "YA-") < 0 && find(names, n, "YA") < 0);
+    CHECK(find(names, n, "Jr.") < 0);
+    CHECK(find(names, n, "Oh") < 0);
+    CHECK(find(names, n, "Guy Steele") >= 0 && find(names, n, "Ohio") >= 0);
+    discovered_names_free(names, n);
+}
+
 /* Index of alias `alias` of the entity named `name`, or -1. */
 static int has_alias(const discovered_name *names, int64_t n, const char *name, const char *alias) {
     int64_t i = find(names, n, name);
@@ -310,6 +329,7 @@ static void test_nothing(void) {
 TEST_MAIN_BEGIN("test_discover")
 RUN(test_token_class);
 RUN(test_names);
+RUN(test_prefixes_suffixes_interjections);
 RUN(test_parts_of_longer_names);
 RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);
