@@ -15,6 +15,18 @@ static void add(discover *d, const char *text, int times) {
     free(t);
 }
 
+/* Discovery with the default parameters on each sentence of the
+ * NULL-terminated `text`, each added `times` times. */
+static int64_t discover_default(const char *const *text, int times, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    for (int i = 0; text[i]; i++) add(d, text[i], times);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
 /* Index of `name` in the result, or -1. */
 static int64_t find(const discovered_name *names, int64_t n, const char *name) {
     for (int64_t i = 0; i < n; i++)
@@ -83,15 +95,10 @@ static void test_names(void) {
 /* No name: a prefix ending with a hyphen ("YA-"), a name's suffix alone
  * ("Jr."), an interjection ("Oh"); the names around them are kept. */
 static void test_prefixes_suffixes_interjections(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add(d, "hackers write YA- before a word .", 4);
-    add(d, "the book by Guy Steele , Jr. appeared .", 4);
-    add(d, "he said Oh , that Ohio .", 4);
+    const char *const text[] = {"hackers write YA- before a word .", "the book by Guy Steele , Jr. appeared .",
+                                "he said Oh , that Ohio .", NULL};
     discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
+    int64_t n = discover_default(text, 4, &names);
     CHECK(find(names, n, "YA-") < 0 && find(names, n, "YA") < 0);
     CHECK(find(names, n, "Jr.") < 0);
     CHECK(find(names, n, "Oh") < 0);
