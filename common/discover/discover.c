@@ -30,7 +30,9 @@ static const char *const STOPWORDS[] = {
     "over", "shall", "she", "should", "since", "so", "some", "still", "such", "than", "that", "the", "their",
     "then", "there", "these", "they", "this", "those", "though", "thus", "to", "under", "unless", "until", "upon",
     "was", "we", "were", "what", "when", "where", "whereas", "whether", "which", "while", "who", "whom", "whose",
-    "why", "will", "with", "within", "without", "would", "yes", "yet", "you", "your", NULL};
+    "why", "will", "with", "within", "without", "would", "yes", "yet", "you", "your",
+    /* interjections */
+    "ah", "oh", "uh", "um", NULL};
 
 /* A definition head has at most this many items and tokens before its ":". */
 #define MAX_HEAD_ITEMS 8
@@ -66,6 +68,9 @@ static const char *const DESIGNATORS[] = {
     "Inc", "Inc.", "Corp", "Corp.", "Co", "Co.", "Cos", "Cos.", "Ltd", "Ltd.", "Plc", "PLC", "plc", "AG", "SA",
     "NV", "Pty", "SpA", "GmbH", "LLC", "Bhd", "Ltda", "Corporation", "Company", "Limited", "Incorporated",
     "Microsystems", "Computer", "Computers", NULL};
+
+/* A name's suffix ("Martin Luther King Jr."): never a name alone. */
+static const char *const NAME_SUFFIXES[] = {"Jr", "Jr.", "Sr", "Sr.", NULL};
 
 /* Titles: a run of name words "Finance Minister Cleopa Msuya" names the
  * person after the last title that a name word follows. */
@@ -708,13 +713,15 @@ static int and_span_complete(const cand *cs, const strmap *index, const cand *c)
     return 1;
 }
 
-/* Is the candidate shaped like a name: no fragment word, no company
- * designator alone ("Inc."), a one-letter word only when listed with other
+/* Is the candidate shaped like a name: no fragment word, no prefix ("YA-",
+ * "Ob-": the name ends with a hyphen), no company designator or name suffix
+ * alone ("Inc.", "Jr."), a one-letter word only when listed with other
  * names at least min_count times ("C , Pascal"), a number only after words
  * that are no common words ("Windows 95", not "Section 5"), two names joined
  * by "and" only when complete (and_span_complete)? */
 static int name_shaped(const discover *d, const cand *cs, const strmap *index, const cand *c) {
     size_t last = 0;
+    if (c->key[c->len - 1] == '-') return 0;
     for (size_t b = 0, e; b < c->len; b = e + 1) {
         const char *sp = memchr(c->key + b, ' ', c->len - b);
         e = sp ? (size_t)(sp - c->key) : c->len;
@@ -723,7 +730,7 @@ static int name_shaped(const discover *d, const cand *cs, const strmap *index, c
     }
     if (in_list(TITLES, c->key + last, c->len - last)) return 0; /* "Finance Minister", "Vice President" */
     if (c->ntok == 1) {
-        if (in_list(DESIGNATORS, c->key, c->len)) return 0;
+        if (in_list(DESIGNATORS, c->key, c->len) || in_list(NAME_SUFFIXES, c->key, c->len)) return 0;
         int64_t i = strmap_get(&d->words.map, c->key, c->len);
         int nl = letters(c->key);
         return nl >= 2 || (nl == 1 && i >= 0 && d->words.v[i * d->words.slots + LISTED] >= d->p.min_count);

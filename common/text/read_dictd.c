@@ -9,7 +9,11 @@
  * block follows, or longer than 256 bytes, are text; so is a column-0 line
  * after a white-space-only line inside a definition (dictfmt's place for a
  * word too long for the indented column), or a "(url)" at column 0 there
- * (FOLDOC's long link addresses). */
+ * (FOLDOC's long link addresses). A comma inside a headword would read as
+ * the list's separator: a variant that only inverts another headword's
+ * person name ("Stallman, Richard M." of "Richard Stallman") is dropped, and
+ * other headwords are written without their commas ("Universal Description,
+ * Discovery, and Integration", "Artisoft, Inc."). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +76,30 @@ static void col0_complete(dictd *r) {
     r->head[r->nheads++][n] = 0;
 }
 
+/* Does `h` ("Surname, Given names") invert a person name that another of the
+ * entry's headwords ends with ("... Surname")? */
+static int inverted_person(const dictd *r, const char *h) {
+    const char *comma = strchr(h, ',');
+    if (!comma || strchr(comma + 1, ',') || comma[1] != ' ' || comma == h || memchr(h, ' ', (size_t)(comma - h)))
+        return 0;
+    size_t sl = (size_t)(comma - h);
+    for (int i = 0; i < r->nheads; i++) {
+        const char *o = r->head[i];
+        size_t ol = strlen(o);
+        if (o != h && ol > sl + 1 && o[ol - sl - 1] == ' ' && !memcmp(o + ol - sl, h, sl) && !strchr(o, ',')) return 1;
+    }
+    return 0;
+}
+
+/* The headword, its commas left out: ", " -> " ", other "," -> " ". */
+static void headword_text(dictd *r, const char *h) {
+    for (const char *c; (c = strchr(h, ',')); h = c + 1 + (c[1] == ' ')) {
+        text(r, h, (size_t)(c - h));
+        text(r, " ", 1);
+    }
+    text(r, h, strlen(h));
+}
+
 /* The first text of an indented line: starts an entry after headwords. */
 static void start_definition_line(dictd *r) {
     if (r->nheads) {
@@ -80,9 +108,10 @@ static void start_definition_line(dictd *r) {
             r->skip = 1;
         } else {
             text(r, "\n\n", 2);
-            for (int i = 0; i < r->nheads; i++) {
-                if (i) text(r, " , ", 3);
-                text(r, r->head[i], strlen(r->head[i]));
+            for (int i = 0, written = 0; i < r->nheads; i++) {
+                if (inverted_person(r, r->head[i])) continue;
+                if (written++) text(r, " , ", 3);
+                headword_text(r, r->head[i]);
             }
             text(r, " : ", 3);
             if (r->entries) (*r->entries)++;

@@ -15,6 +15,18 @@ static void add(discover *d, const char *text, int times) {
     free(t);
 }
 
+/* Discovery with the default parameters on each sentence of the
+ * NULL-terminated `text`, each added `times` times. */
+static int64_t discover_default(const char *const *text, int times, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    for (int i = 0; text[i]; i++) add(d, text[i], times);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
 /* Index of `name` in the result, or -1. */
 static int64_t find(const discovered_name *names, int64_t n, const char *name) {
     for (int64_t i = 0; i < n; i++)
@@ -77,6 +89,20 @@ static void test_names(void) {
     CHECK(ibm >= 0 && names[ibm].count == 7);     /* 3 + the acronym's 4 (one inside the brackets) */
     for (int64_t i = 1; i < n; i++) CHECK(names[i - 1].count >= names[i].count);
     CHECK_EQ_INT(find(names, n, "Ohio"), 0);      /* most frequent first (60, tie broken by name) */
+    discovered_names_free(names, n);
+}
+
+/* No name: a prefix ending with a hyphen ("YA-"), a name's suffix alone
+ * ("Jr."), an interjection ("Oh"); the names around them are kept. */
+static void test_prefixes_suffixes_interjections(void) {
+    const char *const text[] = {"hackers write YA- before a word .", "the book by Guy Steele , Jr. appeared .",
+                                "he said Oh , that Ohio .", NULL};
+    discovered_name *names;
+    int64_t n = discover_default(text, 4, &names);
+    CHECK(find(names, n, "YA-") < 0 && find(names, n, "YA") < 0);
+    CHECK(find(names, n, "Jr.") < 0);
+    CHECK(find(names, n, "Oh") < 0);
+    CHECK(find(names, n, "Guy Steele") >= 0 && find(names, n, "Ohio") >= 0);
     discovered_names_free(names, n);
 }
 
@@ -310,6 +336,7 @@ static void test_nothing(void) {
 TEST_MAIN_BEGIN("test_discover")
 RUN(test_token_class);
 RUN(test_names);
+RUN(test_prefixes_suffixes_interjections);
 RUN(test_parts_of_longer_names);
 RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);

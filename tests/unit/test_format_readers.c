@@ -86,6 +86,17 @@ static void test_dictd_entries(void) {
     CHECK_STR(got.links, "Blaise Pascal|records|IBM|");
 }
 
+static void test_dictd_commas_in_headwords(void) {
+    /* an inverted person name is dropped; other commas are not the list's separator */
+    CHECK_STR(run(&dictd_reader, "Richard Stallman\nStallman, Richard M.\n\n   <person> Founder.\n", LINK_BRACES),
+              "<d>\n\nRichard Stallman : person Founder.\n</>");
+    CHECK_STR(run(&dictd_reader, "Universal Description, Discovery, and Integration\nUDDI\n\n   (UDDI) A protocol.\n", LINK_BRACES),
+              "<d>\n\nUniversal Description Discovery and Integration , UDDI : (UDDI) A protocol.\n</>");
+    /* a comma-first variant that inverts nobody's name keeps its words */
+    CHECK_STR(run(&dictd_reader, "Artisoft, Inc.\nArtisoft\n\n   A company.\n", LINK_BRACES),
+              "<d>\n\nArtisoft Inc. , Artisoft : A company.\n</>");
+}
+
 static void test_dictd_long_word_at_column_0(void) {
     /* dictfmt's long URL: a white-space-only line, then the word at column 0 */
     CHECK_STR(run(&dictd_reader, "Doom\n   See {Washington\n   \n(ftp://x.edu/doom)}.\n", LINK_BRACES),
@@ -147,6 +158,7 @@ int main(void) {
     RUN(test_plain_keeps_lines);
     RUN(test_lines_one_document_per_line);
     RUN(test_dictd_entries);
+    RUN(test_dictd_commas_in_headwords);
     RUN(test_dictd_long_word_at_column_0);
     RUN(test_markdown_blocks_and_inline);
     RUN(test_html_text);
