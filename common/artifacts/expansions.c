@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/sort.h"
+#include "format/tsv.h"
 
 void expansions_pack_begin(msgpack_packer *pk, int nqueries, int64_t entities) {
     msgpack_pack_map(pk, 2);
@@ -179,18 +180,13 @@ void expansion_list_begin(FILE *f, list_format fmt) {
     if (fmt == LIST_TSV) fputs("class\tquery\trank\teid\tname\tscore\n", f);
 }
 
-/* s with tabs and newlines as spaces (TSV fields). */
-static void put_field(FILE *f, const char *s) {
-    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
 void expansion_record_write(FILE *f, const expansion_record *r, list_format fmt) {
     if (fmt == LIST_TEXT) expansion_record_print(f, r);
     for (int i = 0; i < r->n && (fmt == LIST_TSV || fmt == LIST_JSON); i++) {
         if (fmt == LIST_TSV) {
-            put_field(f, r->class_name);
+            tsv_field(f, r->class_name);
             fprintf(f, "\t%d\t%d\t%lld\t", r->query + 1, i + 1, (long long)r->eids[i]);
-            put_field(f, r->names[i]);
+            tsv_field(f, r->names[i]);
             fprintf(f, "\t%.9g\n", r->scores[i]);
             continue;
         }
