@@ -281,6 +281,12 @@ int64_t name_index_load_aliases(name_index *x, const char *path) {
     return x->nalias - before;
 }
 
+void name_index_open_dataset(name_index *x, entity_table *t, const char *dataset_path) {
+    dataset_read_entities(dataset_path, t);
+    name_index_init(x, t, NULL);
+    name_index_load_aliases(x, dataset_path);
+}
+
 /* The dataset's names, indexed when the first line of names needs them. */
 typedef struct {
     const char *dataset_path;
@@ -292,9 +298,7 @@ typedef struct {
 static int64_t *resolve_query_line(void *ctx, const char *line, const char *where, const char *pos, int *n) {
     query_names *qn = ctx;
     if (!qn->loaded) {
-        dataset_read_entities(qn->dataset_path, &qn->t);
-        name_index_init(&qn->x, &qn->t, NULL);
-        name_index_load_aliases(&qn->x, qn->dataset_path);
+        name_index_open_dataset(&qn->x, &qn->t, qn->dataset_path);
         qn->loaded = 1;
     }
     int64_t *rows = name_resolve_list(&qn->x, line, where, pos, n);

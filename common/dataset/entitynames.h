@@ -61,6 +61,9 @@ int64_t *name_resolve_list(const name_index *x, const char *list, const char *so
  * naming an entity the table does not have (e.g. dropped by --min-mentions)
  * are skipped. Returns the number of aliases added. */
 int64_t name_index_load_aliases(name_index *x, const char *path);
+/* The names of a dataset: its entity table read into t, indexed into x with its aliases.txt
+ * (x refers to t: free x, then t). */
+void name_index_open_dataset(name_index *x, entity_table *t, const char *dataset_path);
 /* The same reading without adding: fn(ctx, row, alias) for each alias the file gives an
  * entity of the table (e.g. to show aliases as they are written). */
 typedef void (*name_alias_fn)(void *ctx, int64_t row, const char *alias);

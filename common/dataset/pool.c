@@ -70,10 +70,8 @@ void pool_read(const char *dir, const char *dataset_path, pool_set *p) {
     if (!p->n) die_input(dir, NULL, "no <class>.tsv file in the pool folder");
     qsort(p->c, (size_t)p->n, sizeof *p->c, by_name);
     entity_table t;
-    dataset_read_entities(dataset_path, &t);
     name_index x;
-    name_index_init(&x, &t, NULL);
-    name_index_load_aliases(&x, dataset_path);
+    name_index_open_dataset(&x, &t, dataset_path);
     for (int i = 0; i < p->n; i++) {
         class_reader r = {&x, &t, &p->c[i], {0}, NULL};
         intmap_init(&r.at);
