@@ -88,7 +88,9 @@ static int blank_line_in_pend(const link_filter *f) {
  * (the pending bytes were passed on; c is to be read again as text). */
 static int extend(link_filter *f, char c) {
     int nested = (f->kind == BRACE && c == '{') || (f->kind != BRACE && c == '[' && f->kind != BRACKET);
-    if (nested || f->plen >= PEND_MAX) { give_up(f); return 0; }
+    /* too long: given up on a code-point boundary (pend has room for a character's tail) */
+    int too_long = f->plen >= PEND_MAX && ((unsigned char)c & 0xC0) != 0x80;
+    if (nested || too_long) { give_up(f); return 0; }
     f->pend[f->plen++] = c;
     if (blank_line_in_pend(f) || (f->kind == BRACE && c == ';')) { give_up(f); return 1; }
     switch (f->kind) {

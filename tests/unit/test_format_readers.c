@@ -5,11 +5,12 @@
 #include "text/format_reader.h"
 #include "text/link_markup.h"
 #include "text/linked_names.h"
+#include "text/text_source.h"
 #include "text/text_format.h"
 
 /* What a reader gave: "<article>" at a document's start, "</>" at its end,
  * the text in between; links as "name|name|". */
-typedef struct { char text[4096], links[1024]; } capture;
+typedef struct { char text[4096], links[1024]; int bad_pieces; } capture;
 
 static void cat(char *dst, size_t cap, const char *s, size_t n) {
     size_t l = strlen(dst);
@@ -23,7 +24,11 @@ static void on_doc(void *ctx, const char *article) {
     cat(c->text, sizeof c->text, article, strlen(article));
     cat(c->text, sizeof c->text, ">", 1);
 }
-static void on_text(void *ctx, const char *s, size_t n) { capture *c = ctx; cat(c->text, sizeof c->text, s, n); }
+static void on_text(void *ctx, const char *s, size_t n) {
+    capture *c = ctx;
+    c->bad_pieces += utf8_invalid_offset(s, n) >= 0; /* every piece of text is whole UTF-8 */
+    cat(c->text, sizeof c->text, s, n);
+}
 static void on_end(void *ctx) { capture *c = ctx; cat(c->text, sizeof c->text, "</>", 3); }
 static void on_link(void *ctx, const char *s, size_t n) {
     capture *c = ctx;
@@ -134,6 +139,13 @@ static void test_link_markup(void) {
     CHECK_STR(run_step(&plain_reader, "{IBM}'s [[Iowa]] [Ohio](o)\n", LINK_BRACES | LINK_WIKI | LINK_MARKDOWN, 0, 1, NULL),
               "<d>IBM's Iowa Ohio\n</>");
     CHECK_STR(run(&plain_reader, "{IBM}'s\n", 0), "<d>{IBM}'s\n</>");
+    /* an unclosed brace longer than the filter holds is given up between characters, not inside one */
+    char lng[1400] = "{";
+    for (int i = 0; i < 600; i++) strcat(lng, "\xc3\xa9"); /* byte 512 is a continuation byte */
+    strcat(lng, "\n");
+    run(&plain_reader, lng, LINK_BRACES);
+    CHECK_EQ_INT(got.bad_pieces, 0);
+    CHECK_EQ_INT((int64_t)strlen(got.text), (int64_t)strlen(lng) + 6); /* "<d>" + text + "</>" */
 }
 
 static void test_linked_names(void) {
