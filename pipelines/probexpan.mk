@@ -88,7 +88,7 @@ RANDOM_SEED ?= 1
 THREADS ?= 0
 ## more options for the contrastive phase's stage (train-cl, or pattern-dists --pairs)
 CL_FLAGS  ?=
-## more options for build-samples --contrastive (e.g. --pairs-per-set=8)
+## more options for build-pairs (e.g. --pairs-per-set=8)
 PAIRS_FLAGS ?=
 ## entities added to the seeds by phase 2's expansion
 SIZE_PHASE2 ?= 200
@@ -110,6 +110,7 @@ TOKENIZE      ?= $(BIN)/tokenize
 PATTERN_DISTS ?= $(BIN)/pattern-dists
 PATTERN_MODEL ?= $(BIN)/pattern-model
 BUILD_SAMPLES ?= $(BIN)/build-samples
+BUILD_PAIRS   ?= $(BIN)/build-pairs
 TRAIN_MLM     ?= $(MPIRUN) $(BIN)/train-mlm
 TRAIN_CL      ?= $(MPIRUN) $(BIN)/train-cl
 INFER         ?= $(MPIRUN) $(BIN)/infer
@@ -256,7 +257,7 @@ endif
 define pairs_rule
 $(RUN)/$(2)/pairs.mp: $(RUN)/$(1)/ranked.mp $(RUN)/samples.mp $(RUN)/params-pairs.txt
 	@mkdir -p $(RUN)/$(2)
-	$(BUILD_SAMPLES) $(COMMON) --contrastive --ranked $$< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $$@
+	$(BUILD_PAIRS) $(COMMON) --ranked $$< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $$@
 endef
 $(eval $(call pairs_rule,phase2,phase3))
 $(eval $(call pairs_rule,phase2-single,phase3-single))

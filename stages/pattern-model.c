@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
         {"index", OPT_INPUT, &index_path, "FILE", "corpus index (index): the features, counts and model settings", 0, 0},
         {"feature-fraction", OPT_DOUBLE, &fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
         {"random-seed", OPT_LONG, &seed, "N", "random seed of the --feature-fraction subset", 0, 9.2e18},
-        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive, from the index's samples): refine the feature weights on its classes", 0, 0},
+        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-pairs, from the index's samples): refine the feature weights on its classes", 0, 0},
         PATTERN_CONTRAST_CLI_OPTIONS(co, "--pairs"),
         {"out", OPT_OUTPUT, &out, "FILE", "patmodel artifact to write", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},

@@ -14,7 +14,8 @@
 static const struct { const char *name, *purpose; } stages[] = {
     {"annotate", "plain text + entity list -> dataset (entity2id.txt, sentences.json, gt/, query/)"},
     {"tokenize", "dataset -> corpus: WordPiece ids with mention spans; --learn-vocab, --lines"},
-    {"build-samples", "corpus -> samples: one [MASK]ed sentence per mention; --contrastive pairs"},
+    {"build-samples", "corpus -> samples: one [MASK]ed sentence per mention"},
+        {"build-pairs", "ranked -> pairs: the contrastive sets and sample pairs"},
     {"train-mlm", "masked-entity prediction training of one model"},
     {"train-cl", "contrastive training with hard negatives, alternating with prediction"},
     {"infer", "model + samples -> dists: mean entity distributions (V_e x V_e)"},

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     int batch_pairs = 256, fixed_pairs = 0;
     const cli_option opts[] = {
         TRAINER_OPTIONS(o),
-        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive) built from --samples", 0, 0},
+        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-pairs) built from --samples", 0, 0},
         {"preset", OPT_STRING, &preset_name, "wiki|apr|se2", "paper Table 6 column giving the defaults of tau+, beta and cl-lr", 0, 0},
         {"tau-plus", OPT_DOUBLE, &tau_plus, "X", "class prior tau+ of the HCL loss (-1: preset, wiki 0.05)", -1, 0.999999},
         {"beta", OPT_DOUBLE, &beta, "X", "hardness concentration beta (-1: preset, wiki 1)", -1, 1000},
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     const cli_spec spec = {"train-cl", "train an entity model with contrastive learning and masked-entity prediction",
                            "--samples FILE --pairs FILE (--model DIR | --config FILE) --out DIR [options]",
                            "train-cl --samples run/samples.mp --pairs run/pairs.mp --model bert-base-uncased --out run/phase3/model-1 --random-seed 1",
-                           "build-samples --contrastive, train-mlm, infer", opts, 0};
+                           "build-pairs, train-mlm, infer", opts, 0};
     cli_parse(&spec, argc, argv);
     cluster_init(&argc, &argv);
     if (batch_pairs < 2 * cluster_size())

@@ -2,7 +2,7 @@
  * "Contrastive learning") — per class of the queries the positive and negative entity sets
  * taken from the previous phase's ranking, the thresholds, and one drawn set of sample pairs
  * as sample indices of the samples artifact. Built by pairs_build (model/pairs_build.h,
- * `build-samples --contrastive`), read by `train-cl` and `pattern-dists --pairs`, which
+ * `build-pairs`), read by `train-cl` and `pattern-dists --pairs`, which
  * redraw fresh pairs from the sets for every contrastive pass (official behaviour) or, with
  * --fixed-pairs, reuse the stored draw.
  *

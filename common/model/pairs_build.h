@@ -1,6 +1,6 @@
 /* pairs_build: the contrastive sets and the stored draw of a `pairs` artifact
  * (artifacts/pairs.h), from the previous phase's ranking, the dataset's queries and the
- * samples artifact — `build-samples --contrastive`.
+ * samples artifact — `build-pairs`.
  *
  * For every query of the dataset (query/<class>.txt, classes sorted by name, queries in file
  * order) the `ranked` artifact must hold the list of the same class and query index with the

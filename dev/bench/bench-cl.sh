@@ -20,7 +20,7 @@ awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) { s = 0; for (j = 0; j < n; j++) 
 "$TESTBIN/test_dists" --write "$W/dists.mp" <"$W/dists.txt"
 expand --quiet --dists "$W/dists.mp" --queries "$DATA" --size 200 --out "$W/exp.mp"
 rerank --quiet --dists "$W/dists.mp" --out "$W/ranked.mp" "$W/exp.mp"
-build-samples --contrastive --ranked "$W/ranked.mp" --queries "$DATA" --samples "$W/samples.mp" --out "$W/pairs.mp" >"$W/pairs.txt"
+build-pairs --ranked "$W/ranked.mp" --queries "$DATA" --samples "$W/samples.mp" --out "$W/pairs.mp" >"$W/pairs.txt"
 cat >"$W/bert-base.json" <<'JSON'
 {"architectures": ["BertModel"], "hidden_act": "gelu", "hidden_size": 768, "intermediate_size": 3072,
  "layer_norm_eps": 1e-12, "max_position_embeddings": 512, "model_type": "bert", "num_attention_heads": 12,

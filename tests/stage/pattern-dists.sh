@@ -72,8 +72,8 @@ check subsets-differ-by-seed bash -c "! cmp -s <(inspect --full '$WORK/f2.mp' | 
 # ranks 1..2, E_neg: ranks 9..14)
 expand --dists "$WORK/similarity.mp" --queries "$WORK/cls" --size 15 --out "$WORK/e.mp" --quiet &&
     rerank --official --dists "$WORK/similarity.mp" --out "$WORK/r.mp" "$WORK/e.mp" --quiet &&
-    build-samples --contrastive --ranked "$WORK/r.mp" --queries "$WORK/cls" --samples "$WORK/s.mp" \
-        --thr-pos 3 --l-neg 8 --u-neg 15 --out "$WORK/pairs.mp" --quiet >/dev/null || fail pairs-setup "expand/rerank/build-samples failed"
+    build-pairs --ranked "$WORK/r.mp" --queries "$WORK/cls" --samples "$WORK/s.mp" \
+        --thr-pos 3 --l-neg 8 --u-neg 15 --out "$WORK/pairs.mp" --quiet >/dev/null || fail pairs-setup "expand/rerank/build-pairs failed"
 expect_exit contrast-runs 0 'contrastive refinement on 3 classes' pattern-dists --samples "$WORK/s.mp" --pairs "$WORK/pairs.mp" --out "$WORK/cl.mp"
 loss=$(grep -o 'loss [0-9.]* -> [0-9.]*' "$WORK/err")
 awk -v b="${loss#loss }" 'BEGIN {split(b, x, " -> "); exit !(x[2] < x[1])}' && pass contrast-lowers-loss || fail contrast-lowers-loss "$loss"

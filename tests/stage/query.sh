@@ -1,6 +1,6 @@
 # query stage tests on mini-ese reduced to one query (us_states #1): the pipeline's stages —
-# from the index (pattern-model -> score-models -> expand -> rerank -> build-samples
-# --contrastive -> pattern-model --pairs ..., the default: no dists file written) and on dense
+# from the index (pattern-model -> score-models -> expand -> rerank -> build-pairs ->
+# pattern-model --pairs ..., the default: no dists file written) and on dense
 # dists (PATTERN_PATH=dense: pattern-dists instead of pattern-model) — and `query` on the
 # pipeline's index give the same ranking for phase 2 and each of the four variants (identical eid lists; aggregate and KL scores within 1e-9 relative,
 # the sums over a sparse row being accumulated in another order), and so does the pipeline's

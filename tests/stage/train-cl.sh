@@ -1,4 +1,4 @@
-# build-samples --contrastive and train-cl end to end on the toy dataset
+# build-pairs and train-cl end to end on the toy dataset
 # (tests/fixtures/cltrain/toy: fruit/city/color, 8 entities each, 5 sentences per entity,
 # each entity with its own context word, so samples of one entity are recognisable):
 # tokenize -> build-samples -> a block-diagonal dists fixture -> expand -> rerank -> pairs ->
@@ -27,7 +27,7 @@ awk -F'\t' '{ name[NR-1] = $1; eid[NR-1] = $2; n = NR }
 
 # --- pairs
 PAIRS=(--ranked "$WORK/ranked.mp" --queries "$DATA" --thr-pos 3 --l-neg 8 --u-neg 16)
-if build-samples --contrastive "${PAIRS[@]}" --samples "$WORK/samples.mp" --out "$WORK/pairs.mp" >"$WORK/report" 2>"$WORK/err" &&
+if build-pairs "${PAIRS[@]}" --samples "$WORK/samples.mp" --out "$WORK/pairs.mp" >"$WORK/report" 2>"$WORK/err" &&
    [ "$(grep -c '|E_pos| = [0-9]*, |E_neg| = [0-9]*$' "$WORK/report")" = 3 ] &&
    grep -q '^city: |E_pos| = ' "$WORK/report" && grep -q '^  pos: paris, rome, oslo, lima' "$WORK/report" &&
    grep -q 'done: .* pairs (thr_pos 3, L_neg 8, U_neg 16)' "$WORK/err"; then
@@ -35,24 +35,24 @@ if build-samples --contrastive "${PAIRS[@]}" --samples "$WORK/samples.mp" --out 
 if inspect --header "$WORK/pairs.mp" | grep -q '"kind":"pairs","schema":1' &&
    inspect --header "$WORK/pairs.mp" | grep -q '"thr_pos":3,"l_neg":8,"u_neg":16'; then
     pass pairs_artifact_header; else fail pairs_artifact_header "$(inspect --header "$WORK/pairs.mp" 2>&1)"; fi
-# header and catalog params come from build-samples' option table
-params_are_options pairs_params build-samples "$WORK/pairs.mp"
-build-samples --quiet --contrastive "${PAIRS[@]}" --samples "$WORK/samples3.mp" --out "$WORK/pairs3.mp" >/dev/null ||
+# header and catalog params come from build-pairs' option table
+params_are_options pairs_params build-pairs "$WORK/pairs.mp"
+build-pairs --quiet "${PAIRS[@]}" --samples "$WORK/samples3.mp" --out "$WORK/pairs3.mp" >/dev/null ||
     fail pairs_other_samples "cannot build pairs from samples3"
 
 expect_exit pairs_wrong_kind 3 'expected a "ranked" artifact' \
-    build-samples --contrastive --ranked "$WORK/exp.mp" --queries "$DATA" --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
+    build-pairs --ranked "$WORK/exp.mp" --queries "$DATA" --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 expect_exit pairs_samples_not_samples 3 "wrong artifact kind" \
-    build-samples --contrastive "${PAIRS[@]}" --samples "$WORK/ranked.mp" --out "$WORK/bad.mp"
-expect_exit pairs_missing_ranked 2 "--contrastive needs --ranked" \
-    build-samples --contrastive --queries "$DATA" --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
+    build-pairs "${PAIRS[@]}" --samples "$WORK/ranked.mp" --out "$WORK/bad.mp"
+expect_exit pairs_missing_ranked 2 "--ranked, --queries, --samples and --out are required" \
+    build-pairs --queries "$DATA" --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 expect_exit pairs_bad_bounds 2 "thresholds" \
-    build-samples --contrastive "${PAIRS[@]}" --l-neg 20 --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
+    build-pairs "${PAIRS[@]}" --l-neg 20 --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 # a ranking too short to reach E_neg (ranks 9..15): contrastive pairs need hard negatives
 expand --quiet --dists "$WORK/dists.mp" --queries "$DATA" --size 6 --out "$WORK/short-exp.mp" &&
     rerank --quiet --dists "$WORK/dists.mp" --out "$WORK/short.mp" "$WORK/short-exp.mp" || fail setup "short ranking"
 expect_exit pairs_no_hard_negatives 3 'short\.mp: class [a-z]+: no hard negatives: E_neg takes ranks 9\.\.15 and the longest list has [0-9]+ entities' \
-    build-samples --contrastive --ranked "$WORK/short.mp" --queries "$DATA" --thr-pos 3 --l-neg 8 --u-neg 16 \
+    build-pairs --ranked "$WORK/short.mp" --queries "$DATA" --thr-pos 3 --l-neg 8 --u-neg 16 \
     --samples "$WORK/samples.mp" --out "$WORK/bad.mp"
 [ ! -e "$WORK/bad.mp" ] && pass pairs_no_partial_output || fail pairs_no_partial_output
 

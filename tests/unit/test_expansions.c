@@ -1,5 +1,5 @@
 /* test_expansions: the ranked-list reader (expansion_set_read) every list consumer goes through
- * — evaluate, rerank, build-samples --contrastive — refuses a list naming an entity twice, a
+ * — evaluate, rerank, build-pairs — refuses a list naming an entity twice, a
  * negative eid or a NaN score (exit 3 naming the query and the position), and reads a sound
  * one, ±inf scores included. */
 #include <math.h>

@@ -100,7 +100,7 @@ static void write_ranked(const char *path, const char *kind, const rec *r, int n
 }
 
 /* The options of a build (thr_pos 2, L_neg 2, U_neg 5, seed 7), recorded in the artifact's
- * params as build-samples' option table would. */
+ * params as build-pairs' option table would. */
 static pairs_build_opts opts_for(const char *ranked, const char *samples, const char *out) {
     pairs_build_opts o = {ranked, toy, samples, pairs_create(out), {2, 2, 5}, cl_pair_opts_default(), 7, 3};
     artifact_param_int(o.out, "thr_pos", o.bounds.thr_pos);
