@@ -30,12 +30,7 @@ int main(int argc, char **argv) {
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "index artifact to write", 0, 0},
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
-        {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered", 0, PATTERN_SIDE},
-        PATTERN_WEIGHT_CLI_OPTIONS(c),
-        PATTERN_EVIDENCE_CLI_OPTION(c),
-        {"min-entities", OPT_INT, &c.min_entities, "N", "drop features seen with fewer than N entities", 2, 1e9},
-        {"idf-power", OPT_DOUBLE, &c.idf_power, "P", "feature weight log(E / entities of the feature)^P", 0, 10},
-        {"temperature", OPT_DOUBLE, &c.temperature, "T", "r(e) = softmax(cosine / T)", 1e-6, 1e6},
+        PATTERN_COUNT_CLI_OPTIONS(c)
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"index", "the corpus index: entity table, mention counts and pattern-model feature counts",
@@ -46,6 +41,7 @@ int main(int argc, char **argv) {
     if (!samples_path || !out) die_usage("--samples and --out are required");
     if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
     c.long_patterns = !strcmp(patterns, "long");
+    pattern_config_finish_options(&c);
     cluster_init(&argc, &argv);
     if (cluster_rank() == 0) catalog_begin_beside(out); /* one catalog record for the whole job */
     double t0 = now_seconds();

@@ -49,16 +49,10 @@ int main(int argc, char **argv) {
         {"out", OPT_OUTPUT, &out, "FILE", "dists artifact to write", 0, 0},
         {"estimator", OPT_STRING, &estimator, "similarity|prediction", "similarity: softmax of PMI-profile cosines; prediction: leave-one-out P(entity | feature) mixture (pattern_model.h)", 0, 0},
         {"patterns", OPT_STRING, &patterns, "short|long", "short: l1_, _r1, l1_r1, l2l1_, _r1r2; long: also l2l1_r1, l1_r1r2, l3l2l1_, _r1r2r3", 0, 0},
-        {"bag", OPT_INT, &c.bag, "W", "also every id within W of the mask, unordered (-1: 8 for similarity, 0 for prediction)", -1, PATTERN_SIDE},
-        PATTERN_WEIGHT_CLI_OPTIONS(c),
-        PATTERN_EVIDENCE_CLI_OPTION(c),
-        {"min-entities", OPT_INT, &c.min_entities, "N", "drop features seen with fewer than N entities (-1: 2 for similarity, 4 for prediction)", -1, 1e9},
-        {"idf-power", OPT_DOUBLE, &c.idf_power, "P", "feature weight log(E / entities of the feature)^P (-1: 0 for similarity, 2 for prediction)", -1, 10},
-        {"temperature", OPT_DOUBLE, &c.temperature, "T", "similarity: r(e) = softmax(cosine / T)", 1e-6, 1e6},
-        {"prior-power", OPT_DOUBLE, &c.prior_power, "B", "prediction: divide r(e) by the model's mean prediction^B (0 = off)", 0, 10},
-        {"feature-fraction", OPT_DOUBLE, &c.feature_fraction, "F", "keep a seeded subset of about F of the features", 1e-3, 1},
+        PATTERN_COUNT_CLI_OPTIONS(c)
+        PATTERN_ESTIMATE_CLI_OPTIONS(c)
         {"random-seed", OPT_LONG, &seed, "N", "random seed of the --feature-fraction subset", 0, 9.2e18},
-        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-samples --contrastive): refine the feature weights on its classes first (similarity)", 0, 0},
+        {"pairs", OPT_INPUT, &pairs_path, "FILE", "pairs artifact (build-pairs): refine the feature weights on its classes first (similarity)", 0, 0},
         PATTERN_CONTRAST_CLI_OPTIONS(co, "--pairs"),
         {0}};
     const cli_spec spec = {"pattern-dists", "entity distributions r(e) from context-pattern counts, no encoder (the from-scratch model)",
@@ -70,12 +64,8 @@ int main(int argc, char **argv) {
     if (strcmp(estimator, "similarity") && strcmp(estimator, "prediction"))
         die_usage("--estimator must be similarity or prediction, not '%s'", estimator);
     if (strcmp(patterns, "short") && strcmp(patterns, "long")) die_usage("--patterns must be short or long, not '%s'", patterns);
-    pattern_config def = pattern_config_defaults(strcmp(estimator, "similarity") ? PATTERN_PREDICTION : PATTERN_SIMILARITY);
-    c.estimator = def.estimator;
-    if (c.bag < 0) c.bag = def.bag;
-    if (c.idf_power < 0) c.idf_power = def.idf_power;
-    if (c.min_entities < 0) c.min_entities = def.min_entities;
-    if (c.min_entities < 2) die_usage("--min-entities must be at least 2");
+    c.estimator = strcmp(estimator, "similarity") ? PATTERN_PREDICTION : PATTERN_SIMILARITY;
+    pattern_config_finish_options(&c);
     if (pairs_path && c.estimator != PATTERN_SIMILARITY) die_usage("--pairs needs --estimator similarity");
     c.long_patterns = !strcmp(patterns, "long");
     c.seed = (uint64_t)seed;

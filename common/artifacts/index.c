@@ -64,18 +64,11 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
     c->evidence = mp_get_double(r, o, "evidence");
     c->idf_power = mp_get_double(r, o, "idf_power");
     c->temperature = mp_get_double(r, o, "temperature");
-    /* the ranges of `index`'s options: a temperature of 1e-309 would overflow cos / T */
-    int weights_ok = 1;
-    const double w[] = {c->genus_weight, c->list_weight, c->head_weight, c->name_weight, c->evidence};
-    for (size_t i = 0; i < sizeof w / sizeof *w; i++) weights_ok &= w[i] >= 0 && w[i] <= 1e6;
-    if (bag < 0 || bag > PATTERN_SIDE || min_entities < 2 || min_entities > 1000000000 || !(c->bag_weight >= 1e-6) ||
-        !weights_ok || !(c->idf_power >= 0) || !(c->temperature >= 1e-6) || c->bag_weight > 1e6 ||
-        c->idf_power > 10 || c->temperature > 1e6)
-        artifact_bad(r, "model settings out of range: expected bag 0..%d, min_entities >= 2, bag_weight and temperature "
-                        "in [1e-6, 1e6], genus_weight, list_weight, head_weight, name_weight and evidence in [0, 1e6], "
-                        "idf_power in [0, 10]", PATTERN_SIDE);
-    c->bag = (int)bag;
-    c->min_entities = (int)min_entities;
+    /* clamped into an int: pattern_config_check then refuses what is out of range */
+    c->bag = (int)(bag < INT32_MIN ? INT32_MIN : bag > INT32_MAX ? INT32_MAX : bag);
+    c->min_entities = (int)(min_entities < INT32_MIN ? INT32_MIN : min_entities > INT32_MAX ? INT32_MAX : min_entities);
+    char err[200];
+    if (!pattern_config_check(c, err, sizeof err)) artifact_bad(r, "model settings out of range: %s", err);
 }
 
 /* Offsets ascending from 0 to P, entities ascending within a feature and inside 0..E-1, at

@@ -3,6 +3,7 @@
 #include "model/pattern_model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,14 +173,35 @@ static int in_subset(uint64_t key, const pattern_config *c) {
     return (double)(hash_bytes(h, sizeof h) >> 11) * 0x1p-53 < c->feature_fraction;
 }
 
+/* The settings of both tables in their ranges; with minus1_ok, -1 also where a row gives it a meaning. */
+static int check_settings(const pattern_config *c, int minus1_ok, char *err, size_t n) {
+#define PATTERN_CHECK(c, name, field, type, metavar, help, min, max, minus1)                                         \
+    if (!(minus1_ok && sizeof(minus1) > 1 && (c)->field == -1) &&                                                   \
+        !((double)(c)->field >= (min) && (double)(c)->field <= (max))) {                                            \
+        snprintf(err, n, "%s (--%s) %g: expected %g..%g", #field, name, (double)(c)->field, (double)(min),          \
+                 (double)(max));                                                                                   \
+        return 0;                                                                                                  \
+    }
+    PATTERN_COUNT_SETTINGS(PATTERN_CHECK, c)
+    PATTERN_ESTIMATE_SETTINGS(PATTERN_CHECK, c)
+#undef PATTERN_CHECK
+    return 1;
+}
+
+int pattern_config_check(const pattern_config *c, char *err, size_t n) { return check_settings(c, 0, err, n); }
+
+void pattern_config_finish_options(pattern_config *c) {
+    pattern_config d = pattern_config_defaults(c->estimator);
+    if (c->bag == -1) c->bag = d.bag;
+    if (c->min_entities == -1) c->min_entities = d.min_entities;
+    if (c->idf_power == -1) c->idf_power = d.idf_power;
+    char err[200];
+    if (!check_settings(c, 1, err, sizeof err)) die_usage("%s", err);
+}
+
 static void check_config(const pattern_config *c) {
-    if (c->min_entities < 2) die("pattern_model: min_entities must be >= 2");
-    if (c->bag < 0 || c->bag > PATTERN_SIDE) die("pattern_model: bag must be in 0..%d", PATTERN_SIDE);
-    if (!(c->bag_weight > 0) || !(c->genus_weight >= 0) || !(c->list_weight >= 0) || !(c->head_weight >= 0) ||
-        !(c->name_weight >= 0) || !(c->evidence >= 0) || !(c->idf_power >= 0) || !(c->prior_power >= 0) ||
-        !(c->temperature > 0) || !(c->feature_fraction > 0 && c->feature_fraction <= 1))
-        die("pattern_model: bag_weight, temperature > 0, genus_weight, list_weight, head_weight, name_weight, evidence, "
-            "idf_power, prior_power >= 0, feature_fraction in (0, 1]");
+    char err[200];
+    if (!pattern_config_check(c, err, sizeof err)) die("pattern_model: %s", err);
 }
 
 /* The rank of an MPI job that counts a feature (every feature has one owner). */

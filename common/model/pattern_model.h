@@ -49,6 +49,7 @@
 #ifndef PROBEXPAN_PATTERN_MODEL_H
 #define PROBEXPAN_PATTERN_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "method/sparse_row.h"
@@ -91,27 +92,56 @@ pattern_config pattern_config_defaults(pattern_estimator e);
  * (definition_genus.h): news prose (reuters-ese) has 1.2%, the WordNet-gloss corpora 7.5% to
  * 25.5% (docs/signals.md). */
 #define PATTERN_GLOSSARY_SHARE 0.04
-/* The --bag-weight, --genus-weight, --list-weight, --head-weight and --name-weight options of a
- * stage that counts features into config c (cli_option entries; the table needs base/cli.h). */
-#define PATTERN_WEIGHT_CLI_OPTIONS(c)                                                                              \
-    {"bag-weight", OPT_DOUBLE, &(c).bag_weight, "X", "weight multiplier of the --bag features", 1e-6, 1e6},       \
-    {"genus-weight", OPT_DOUBLE, &(c).genus_weight, "X",                                                          \
-     "weight multiplier of the genus features: the head words of the definition a mention is the subject of "    \
-     "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6},                                \
-    {"list-weight", OPT_DOUBLE, &(c).list_weight, "X",                                                            \
-     "weight multiplier of the list features: the members of the coordination list a mention is in "             \
-     "(\"Japan , West Germany and Britain\"); 0 = none; -1 = from the corpus: 0 in a glossary, else 2", -1, 1e6}, \
-    {"head-weight", OPT_DOUBLE, &(c).head_weight, "X",                                                            \
-     "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
-     "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6},             \
-    {"name-weight", OPT_DOUBLE, &(c).name_weight, "X",                                                            \
-     "weight multiplier of the name features: the head word of a multi-word entity name "                         \
-     "(\"... Stock Exchange\" -> exchange); 0 = none", 0, 1e6}
-/* The --evidence option of a stage that sets a similarity model's config c. */
-#define PATTERN_EVIDENCE_CLI_OPTION(c)                                                                             \
-    {"evidence", OPT_DOUBLE, &(c).evidence, "K",                                                                   \
-     "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "      \
-     "outrank well-attested ones on a shared feature; 0 = none; -1 = from the corpus: 0 in a glossary, else 0.5", -1, 1e6}
+/* The pattern-counting settings, each once: option name, field of pattern_config, option type,
+ * metavar, help, the setting's range [min, max] and what -1 stands for on the command line
+ * ("" = not accepted). `index` and `pattern-dists` declare their options from it
+ * (PATTERN_COUNT_CLI_OPTIONS; the table needs base/cli.h), pattern_config_check holds a config
+ * to the same ranges (the model's builders, the index reader). The temperature's lower bound
+ * keeps cos / T finite. */
+#define PATTERN_BY_ESTIMATOR(similarity, prediction) \
+    "; -1 = the estimator's: " similarity " for similarity, " prediction " for prediction"
+#define PATTERN_FROM_CORPUS(glossary, text) "; -1 = from the corpus: " glossary " in a glossary, else " text
+#define PATTERN_COUNT_SETTINGS(X, c)                                                                               \
+    X(c, "bag", bag, OPT_INT, "W", "also every id within W of the mask, unordered", 0, PATTERN_SIDE,               \
+      PATTERN_BY_ESTIMATOR("8", "0"))                                                                              \
+    X(c, "bag-weight", bag_weight, OPT_DOUBLE, "X", "weight multiplier of the --bag features", 1e-6, 1e6, "")      \
+    X(c, "genus-weight", genus_weight, OPT_DOUBLE, "X",                                                            \
+      "weight multiplier of the genus features: the head words of the definition a mention is the subject of "    \
+      "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6, "")                              \
+    X(c, "list-weight", list_weight, OPT_DOUBLE, "X",                                                              \
+      "weight multiplier of the list features: the members of the coordination list a mention is in "             \
+      "(\"Japan , West Germany and Britain\"); 0 = none", 0, 1e6, PATTERN_FROM_CORPUS("0", "2"))                   \
+    X(c, "head-weight", head_weight, OPT_DOUBLE, "X",                                                              \
+      "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
+      "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6, "")        \
+    X(c, "name-weight", name_weight, OPT_DOUBLE, "X",                                                              \
+      "weight multiplier of the name features: the head word of a multi-word entity name "                         \
+      "(\"... Stock Exchange\" -> exchange); 0 = none", 0, 1e6, "")                                                 \
+    X(c, "evidence", evidence, OPT_DOUBLE, "K",                                                                    \
+      "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "            \
+      "outrank well-attested ones on a shared feature; 0 = none", 0, 1e6, PATTERN_FROM_CORPUS("0", "0.5"))          \
+    X(c, "min-entities", min_entities, OPT_INT, "N", "drop features seen with fewer than N entities", 2, 1e9,      \
+      PATTERN_BY_ESTIMATOR("2", "4"))                                                                              \
+    X(c, "idf-power", idf_power, OPT_DOUBLE, "P", "feature weight log(E / entities of the feature)^P", 0, 10,      \
+      PATTERN_BY_ESTIMATOR("0", "2"))                                                                              \
+    X(c, "temperature", temperature, OPT_DOUBLE, "T", "similarity: r(e) = softmax(cosine / T)", 1e-6, 1e6, "")
+/* The estimate's settings beyond the counting ones (pattern-dists' options), same columns. */
+#define PATTERN_ESTIMATE_SETTINGS(X, c)                                                                            \
+    X(c, "prior-power", prior_power, OPT_DOUBLE, "B",                                                              \
+      "prediction: divide r(e) by the model's mean prediction^B (0 = off)", 0, 10, "")                             \
+    X(c, "feature-fraction", feature_fraction, OPT_DOUBLE, "F", "keep a seeded subset of about F of the features", \
+      1e-3, 1, "")
+/* One cli_option per row into config c: -1 is in the option's range where the row says what it means. */
+#define PATTERN_CLI_OPTION(c, name, field, type, metavar, help, min, max, minus1) \
+    {name, type, &(c).field, metavar, help minus1, sizeof(minus1) > 1 ? -1 : (min), (max)},
+#define PATTERN_COUNT_CLI_OPTIONS(c) PATTERN_COUNT_SETTINGS(PATTERN_CLI_OPTION, c)
+#define PATTERN_ESTIMATE_CLI_OPTIONS(c) PATTERN_ESTIMATE_SETTINGS(PATTERN_CLI_OPTION, c)
+/* After cli_parse: the settings at -1 that the estimator decides (bag, min_entities, idf_power)
+ * take c->estimator's default (list_weight and evidence at -1 stay for pattern_config_resolve),
+ * then the settings are checked against the tables: out of range is a usage error (exit 2). */
+void pattern_config_finish_options(pattern_config *c);
+/* 1 when every setting of both tables is in its range; else 0 and err = which and the range. */
+int pattern_config_check(const pattern_config *c, char *err, size_t n);
 
 /* One sample: its entity row and the ids around the mask (left[0] is the id just before the
  * mask, right[0] the id just after; PATTERN_OUTSIDE past either end of the sequence). */

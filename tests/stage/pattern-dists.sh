@@ -100,3 +100,14 @@ expect_exit fraction-0 2 'feature-fraction' pattern-dists --feature-fraction 0 -
 expect_exit bag-too-wide 2 'bag' pattern-dists --bag 99 --samples "$WORK/s.mp" --out "$WORK/bad4.mp"
 expect_exit no-out 2 'out' pattern-dists --samples "$WORK/s.mp"
 check flags-no-output test ! -e "$WORK/bad4.mp"
+
+# index and pattern-dists take the pattern-counting options from one table with one range
+# check: the same refusals, and -1 is the estimator's default where the table gives one
+expect_exit index-min-entities-1 2 'min_entities \(--min-entities\) 1: expected 2' index --min-entities 1 --samples "$WORK/s.mp" --out "$WORK/bad5.mp"
+expect_exit index-idf-power-11 2 'idf-power' index --idf-power 11 --samples "$WORK/s.mp" --out "$WORK/bad5.mp"
+expect_exit index-bag-weight-minus-1 2 'bag-weight' index --bag-weight -1 --samples "$WORK/s.mp" --out "$WORK/bad5.mp"
+check index-flags-no-output test ! -e "$WORK/bad5.mp"
+SOURCE_DATE_EPOCH=1 index --samples "$WORK/s.mp" --out "$WORK/ix-default.mp" --quiet &&
+    SOURCE_DATE_EPOCH=1 index --samples "$WORK/s.mp" --bag -1 --min-entities -1 --idf-power -1 --out "$WORK/ix-minus1.mp" --quiet ||
+    fail index-minus-one "index failed"
+check index-minus-one-is-the-default cmp "$WORK/ix-default.mp" "$WORK/ix-minus1.mp"

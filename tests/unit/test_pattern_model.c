@@ -476,6 +476,50 @@ static void test_config_from_corpus(void) {
     CHECK_NEAR(c.evidence, 0, 0);
 }
 
+/* One range check for every setting of the tables: both estimators' defaults pass; a value
+ * past either end of a range is refused naming the setting and its option; the command line's
+ * -1 takes the estimator's default where the table gives it one. */
+static void test_config_ranges(void) {
+    char err[200];
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    CHECK(pattern_config_check(&c, err, sizeof err));
+    c = pattern_config_defaults(PATTERN_PREDICTION);
+    CHECK(pattern_config_check(&c, err, sizeof err));
+    c.temperature = 0;
+    CHECK(!pattern_config_check(&c, err, sizeof err));
+    CHECK_STR(err, "temperature (--temperature) 0: expected 1e-06..1e+06");
+    c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag = PATTERN_SIDE + 1;
+    CHECK(!pattern_config_check(&c, err, sizeof err) && strstr(err, "bag (--bag)"));
+    c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.min_entities = 1;
+    CHECK(!pattern_config_check(&c, err, sizeof err) && strstr(err, "min_entities (--min-entities) 1"));
+    c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.feature_fraction = 0;
+    CHECK(!pattern_config_check(&c, err, sizeof err) && strstr(err, "feature_fraction"));
+    c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.evidence = PATTERN_AUTO; /* chosen from the corpus later: not a valid setting yet */
+    CHECK(!pattern_config_check(&c, err, sizeof err) && strstr(err, "evidence"));
+    c = pattern_config_defaults(PATTERN_PREDICTION);
+    c.bag = c.min_entities = -1;
+    c.idf_power = -1;
+    c.evidence = PATTERN_AUTO;
+    pattern_config_finish_options(&c); /* does not exit: -1 is meaningful for all four */
+    CHECK_EQ_INT(c.bag, 0);
+    CHECK_EQ_INT(c.min_entities, 4);
+    CHECK_NEAR(c.idf_power, 2, 0);
+    CHECK_NEAR(c.evidence, PATTERN_AUTO, 0);
+}
+
+static void finish_bad_options(void *arg) {
+    (void)arg;
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag_weight = -1; /* -1 means nothing for the bag weight */
+    pattern_config_finish_options(&c);
+}
+
+static void test_options_out_of_range(void) { CHECK_DIES(2, "bag_weight (--bag-weight) -1", finish_bad_options, NULL); }
+
 static void build_bad_entity(void *arg) {
     (void)arg;
     pattern_sample s[] = {sample(5, 10, 20)};
@@ -496,4 +540,6 @@ RUN(test_genus_features);
 RUN(test_running_text_features);
 RUN(test_evidence_shrinkage);
 RUN(test_config_from_corpus);
+RUN(test_config_ranges);
+RUN(test_options_out_of_range);
 TEST_MAIN_END
