@@ -51,6 +51,29 @@ static expansion_record make_record(const entity_table *t, const query_rows *q, 
     return r;
 }
 
+/* The window searches of every query: one at a time, or with `exclusive` the i-th query of
+ * every class together (an entity goes to one of them only). */
+static void search_groups(anchor_scorer *sc, entity_rows *er, windowsearch_query *x, const query_list *ql,
+                          const windowsearch_params *p, int exclusive, progress *pr) {
+    int *group = xmalloc(sizeof(int) * (size_t)(ql->n + 1));
+    windowsearch_query *gq = xmalloc(sizeof *gq * (size_t)(ql->n + 1));
+    int done = 0;
+    for (int idx = 0; done < ql->n; idx++) {
+        int ng = 0;
+        for (int i = 0; i < ql->n; i++)
+            if (exclusive ? ql->q[i].index == idx : i == idx) group[ng++] = i;
+        if (!ng) continue;
+        for (int k = 0; k < ng; k++) gq[k] = x[group[k]];
+        windowsearch_group(sc, &er->src, gq, ng, p, exclusive);
+        entity_rows_forget(er);
+        for (int k = 0; k < ng; k++) x[group[k]] = gq[k];
+        done += ng;
+        progress_update(pr, done);
+    }
+    free(group);
+    free(gq);
+}
+
 int main(int argc, char **argv) {
     entity_rows_paths rp = {0};
     const char *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
@@ -105,23 +128,7 @@ int main(int argc, char **argv) {
     if (queries) queries_load(&ql, queries, er.path, &ni);
     else queries_add_seeds(&ql, class_name, &seeds, &ni);
     int nneg = 0;
-    int64_t *neg = negatives ? name_resolve_list(&ni, negatives, "--negative-seeds", NULL, &nneg) : NULL;
-    /* negatives: each kept once; none may be a seed */
-    unsigned char *is_neg = xcalloc((size_t)er.n, 1);
-    int kept = 0;
-    for (int j = 0; j < nneg; j++)
-        if (!is_neg[neg[j]]) {
-            is_neg[neg[j]] = 1;
-            neg[kept++] = neg[j];
-        }
-    if (kept < nneg) log_warn("--negative-seeds: %d repeated entries counted once", nneg - kept);
-    nneg = kept;
-    for (int i = 0; i < ql.n; i++)
-        for (int k = 0; k < ql.q[i].nseeds; k++)
-            if (is_neg[ql.q[i].rows[k]])
-                die_usage("--negative-seeds: \"%s\" is also a seed of %s query %d: an entity cannot be both",
-                          er.ent->name[ql.q[i].rows[k]], ql.q[i].class_name, ql.q[i].index + 1);
-    free(is_neg);
+    int64_t *neg = negatives ? queries_resolve_negatives(&ql, negatives, &ni, &nneg) : NULL;
 
     windowsearch_query *x = xcalloc((size_t)ql.n, sizeof *x);
     for (int i = 0; i < ql.n; i++) {
@@ -136,28 +143,11 @@ int main(int argc, char **argv) {
     clock_t c0 = clock();
     progress pr;
     progress_start(&pr, "expand", "queries", ql.n);
-    /* groups: one query each, or with --exclusive the i-th query of every class */
-    int *group = xmalloc(sizeof(int) * (size_t)(ql.n + 1));
-    windowsearch_query *gq = xmalloc(sizeof *gq * (size_t)(ql.n + 1));
-    int done = 0;
-    for (int idx = 0; done < ql.n; idx++) {
-        int ng = 0;
-        for (int i = 0; i < ql.n; i++)
-            if (exclusive ? ql.q[i].index == idx : i == idx) group[ng++] = i;
-        if (!ng) continue;
-        for (int k = 0; k < ng; k++) gq[k] = x[group[k]];
-        windowsearch_group(&sc, &er.src, gq, ng, &p, exclusive);
-        entity_rows_forget(&er);
-        for (int k = 0; k < ng; k++) x[group[k]] = gq[k];
-        done += ng;
-        progress_update(&pr, done);
-    }
+    search_groups(&sc, &er, x, &ql, &p, exclusive, &pr);
     progress_end(&pr);
     double secs = now_seconds() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
-    free(group);
-    free(gq);
 
-    artifact_writer *w = artifact_create(out, EXPANSIONS_KIND, EXPANSIONS_SCHEMA);
+    artifact_writer *w = expansions_create(out);
     artifact_param_options(w);
     entity_rows_add_inputs(&er, w);
     if (queries) artifact_add_input(w, queries);

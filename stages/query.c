@@ -23,20 +23,9 @@
 #include "base/sort.h"
 #include "catalog/catalog.h"
 #include "dataset/entitynames.h"
+#include "dataset/queries.h"
 #include "engine/engine.h"
 #include "model/set_name.h"
-
-/* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
-static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {
-    const char **v = xmalloc(sizeof(char *) * (size_t)(one->n + 1 + (list ? strlen(list) : 0)));
-    *n = 0;
-    *copy = list ? xstrdup(list) : NULL;
-    char *save = NULL;
-    for (char *tok = *copy ? strtok_r(*copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save))
-        if (tok[strspn(tok, " \t")]) v[(*n)++] = tok;
-    for (int i = 0; i < one->n; i++) v[(*n)++] = one->v[i];
-    return v;
-}
 
 static void print_tsv(const engine_result *r) {
     printf("rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\n");
@@ -215,55 +204,29 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 }
 
 int main(int argc, char **argv) {
-    const char *run = NULL, *index_path = NULL, *seeds = NULL, *negatives = NULL, *accepted = NULL;
+    const char *run = NULL, *index_path = NULL;
     const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL;
-    cli_list seed1 = {0}, neg1 = {0}, acc1 = {0};
+    seed_input seeds = {0}, negatives = {0}, accepted = {0}; /* the last two: a list and single names */
     engine_config ec = engine_config_defaults();
     engine_request q = engine_request_defaults();
     long subset_seed = (long)ec.seed;
     const cli_option opts[] = {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
         {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
-        {"seeds", OPT_STRING, &seeds, "LIST", "seed entities: names or eids, comma-separated", 0, 0},
+        SEED_CLI_OPTIONS(seeds),
         {"queries", OPT_INPUT, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
-        {"seed", OPT_LIST, &seed1, "NAME", "one seed entity (a name may contain commas)", 0, 0},
-        {"negative-seeds", OPT_STRING, &negatives, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
-        {"negative", OPT_LIST, &neg1, "NAME", "one rejected entity", 0, 0},
-        {"accepted", OPT_STRING, &accepted, "LIST", "accepted entities, comma-separated: they join the seeds (the search, model selection, re-ranking; not returned) and are the refinement's only positives besides the seeds", 0, 0},
-        {"accept", OPT_LIST, &acc1, "NAME", "one accepted entity", 0, 0},
-        {"size", OPT_INT, &q.size, "N", "entities to return beyond the seeds and accepted entities", 1, 1000000},
-        {"variant", OPT_STRING, &variant, "full|noen|nocl|noclen", "the method's ablation variant (paper Table 4)", 0, 0},
-        {"phase2-size", OPT_INT, &q.phase2_size, "N", "phase-2 search size: the contrastive sets come from its ranking", 1, 1000000},
-        {"models", OPT_INT, &ec.models, "K", "phase-1 pattern models (1 all features, 2..K feature subsets)", 1, ENGINE_MAX_MODELS},
-        {"top", OPT_INT, &q.top, "K", "models kept by selection for the ensemble", 1, ENGINE_MAX_MODELS},
-        {"feature-fraction", OPT_DOUBLE, &ec.feature_fraction, "F", "feature subset of models 2..K", 1e-3, 1},
-        {"random-seed", OPT_LONG, &subset_seed, "N", "random seed of the feature subsets: model k > 1 draws with N*1000+k (the pipeline's RANDOM_SEED)", 0, 9e15},
-        {"thr-pos", OPT_INT, &q.bounds.thr_pos, "N", "E_pos = seeds + phase-2 ranks 1..N-1 (with accepted entities: seeds + accepted only)", 1, 1000000},
-        {"l-neg", OPT_INT, &q.bounds.l_neg, "N", "E_neg = phase-2 ranks in (L_neg, U_neg)", 0, 1000000},
-        {"u-neg", OPT_INT, &q.bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000},
-        {"background", OPT_INT, &q.background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000},
-        PATTERN_CONTRAST_CLI_OPTIONS(q.contrast, "refinement"),
-        {"cl-steps-accepted", OPT_INT, &q.accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000},
-        {"refine-check", OPT_INT, &q.refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1},
-        {"select", OPT_INT, &q.select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1},
-        {"select-features", OPT_INT, &q.features.top, "N", "--select: features selected", 1, 1000000},
-        {"select-min-share", OPT_INT, &q.features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000},
-        {"select-min-fraction", OPT_DOUBLE, &q.features.share_fraction, "P", "--select, once entities are accepted: share of the seeds + accepted that must hold a selected feature, if more than --select-min-share", 0, 1},
-        {"select-boost", OPT_DOUBLE, &q.features.boost, "B", "--select: log-weight of a selected feature", 0, 20},
-        {"select-proportional", OPT_INT, &q.features.proportional, "0|1", "--select: 1 = log-weight boost x score / best score, 0 = boost", 0, 1},
-        {"select-rounds", OPT_INT, &q.select_rounds, "N", "--select: re-selections on the seeds + the top of the reweighted expansion", 0, 100},
-        {"select-grow", OPT_INT, &q.select_grow, "N", "--select: entities of that expansion joining the seeds", 0, 10000},
-        {"select-others", OPT_DOUBLE, &q.features.others, "L", "--select: weight of the other entities' mean in a feature's score (0 = not used)", 0, 100},
-        {"select-rejected", OPT_DOUBLE, &q.features.rejected, "MU", "--select: weight of the rejected entities' (--negative-seeds) mean in a feature's score (0 = not used)", 0, 100},
-        {"select-others-n", OPT_INT, &q.select_others, "N", "--select: other entities: the first N of a fixed pseudo-random order", 1, 100000000},
-        {"select-size", OPT_INT, &q.select_size, "N", "--select: search size of a re-selection round", 1, 1000000},
+        {"negative-seeds", OPT_STRING, &negatives.list, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
+        {"negative", OPT_LIST, &negatives.names, "NAME", "one rejected entity", 0, 0},
+        {"accepted", OPT_STRING, &accepted.list, "LIST", "accepted entities, comma-separated: they join the seeds (the search, model selection, re-ranking; not returned) and are the refinement's only positives besides the seeds", 0, 0},
+        {"accept", OPT_LIST, &accepted.names, "NAME", "one accepted entity", 0, 0},
+        ENGINE_CLI_OPTIONS(q, ec, variant, subset_seed),
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"query", "ProbExpan for one seed set from a corpus index: the whole method in one process",
-                           "(--run DIR | --index FILE) (--seeds LIST | --seed NAME... | --queries DATA --out FILE) [options]",
+                           "(--run DIR | --index FILE) (--seeds LIST | --seed NAME... | --seeds-file FILE | --queries DATA --out FILE) [options]",
                            "query --run runs/wn --seeds \"Ohio,Texas,Iowa\" --negative-seeds Chicago --size 50",
                            "index, evaluate, expand, rerank", opts, 0};
     cli_parse(&spec, argc, argv);
@@ -271,7 +234,7 @@ int main(int argc, char **argv) {
     int v = engine_variant_parse(variant);
     if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
     if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
-    if (queries && (!out || seeds || seed1.n)) die_usage("--queries needs --out and no --seeds/--seed");
+    if (queries && (!out || seed_input_given(&seeds))) die_usage("--queries needs --out and no --seeds/--seed/--seeds-file");
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
     q.variant = (engine_variant)v;
     ec.seed = (uint64_t)subset_seed;
@@ -281,12 +244,16 @@ int main(int argc, char **argv) {
         paths_check();
     }
     if (out) catalog_begin_beside(out);
-    char *c1, *c2, *c3;
-    const char **sv = gather(seeds, &seed1, &q.nseeds, &c1), **nv = gather(negatives, &neg1, &q.nnegatives, &c2),
-               **av = gather(accepted, &acc1, &q.naccepted, &c3);
-    q.seeds = sv;
-    q.negatives = nv;
-    q.accepted = av;
+    seed_tokens st, nt, at;
+    seed_input_tokens(&seeds, &st);
+    seed_input_tokens(&negatives, &nt);
+    seed_input_tokens(&accepted, &at);
+    q.seeds = (const char *const *)st.v;
+    q.nseeds = st.n;
+    q.negatives = (const char *const *)nt.v;
+    q.nnegatives = nt.n;
+    q.accepted = (const char *const *)at.v;
+    q.naccepted = at.n;
 
     double t0 = now_seconds();
     engine *g = engine_open(path, &ec);
@@ -324,14 +291,11 @@ int main(int argc, char **argv) {
     free(a);
     engine_free(g);
     free(path);
-    free(sv);
-    free(nv);
-    free(av);
-    free(c1);
-    free(c2);
-    free(c3);
-    free(seed1.v);
-    free(neg1.v);
-    free(acc1.v);
+    seed_tokens_free(&st);
+    seed_tokens_free(&nt);
+    seed_tokens_free(&at);
+    free(seeds.names.v);
+    free(negatives.names.v);
+    free(accepted.names.v);
     return 0;
 }

@@ -12,6 +12,9 @@
 #include "base/sort.h"
 #include "format/tsv.h"
 
+artifact_writer *expansions_create(const char *path) { return artifact_create(path, EXPANSIONS_KIND, EXPANSIONS_SCHEMA); }
+artifact_writer *ranked_create(const char *path) { return artifact_create(path, RANKED_KIND, EXPANSIONS_SCHEMA); }
+
 void expansions_pack_begin(msgpack_packer *pk, int nqueries, int64_t entities) {
     msgpack_pack_map(pk, 2);
     mp_kv_int(pk, "queries", nqueries);

@@ -21,6 +21,11 @@
 #define RANKED_KIND "ranked"
 #define EXPANSIONS_SCHEMA 1
 
+/* Writers of an expansions or a ranked artifact at path (the caller adds params, inputs and
+ * the payload: expansions_pack_begin, then a record per query). */
+artifact_writer *expansions_create(const char *path);
+artifact_writer *ranked_create(const char *path);
+
 typedef struct {
     char *class_name;
     int query;                 /* index within the class, 0-based */

@@ -74,6 +74,34 @@ static void seed_file_entry(void *ctx, const char *file, int64_t lineno, char **
     add_row(s, name_resolve(s->names, fields[0], file, where));
 }
 
+static void add_token(seed_tokens *t, const char *s) {
+    t->v = xgrow(t->v, t->n, sizeof *t->v);
+    t->v[t->n++] = xstrdup(s);
+}
+
+static void token_file_entry(void *ctx, const char *file, int64_t lineno, char **fields, int n) {
+    (void)file, (void)lineno, (void)n;
+    add_token(ctx, fields[0]);
+}
+
+void seed_input_tokens(const seed_input *si, seed_tokens *t) {
+    t->n = 0;
+    t->v = NULL;
+    char *copy = si->list ? xstrdup(si->list) : NULL, *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save))
+        if (tok[strspn(tok, " \t")]) add_token(t, tok);
+    free(copy);
+    for (int i = 0; i < si->names.n; i++) add_token(t, si->names.v[i]);
+    if (si->file) names_file_read(si->file, token_file_entry, t);
+}
+
+void seed_tokens_free(seed_tokens *t) {
+    for (int i = 0; i < t->n; i++) free(t->v[i]);
+    free(t->v);
+    t->n = 0;
+    t->v = NULL;
+}
+
 /* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
 static int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
     seed_rows s = {names, NULL, 0};
@@ -104,6 +132,27 @@ void queries_add_seeds(query_list *ql, const char *class_name, const seed_input 
     q->nseeds = n;
     q->rows = rows;
     drop_repeated_seeds(ql, names->t, si->list ? "--seeds" : si->file ? si->file : "--seed");
+}
+
+int64_t *queries_resolve_negatives(const query_list *ql, const char *list, const name_index *names, int *n) {
+    int nneg = 0;
+    int64_t *neg = name_resolve_list(names, list, "--negative-seeds", NULL, &nneg);
+    unsigned char *is_neg = xcalloc((size_t)names->t->n + 1, 1);
+    int kept = 0;
+    for (int j = 0; j < nneg; j++)
+        if (!is_neg[neg[j]]) {
+            is_neg[neg[j]] = 1;
+            neg[kept++] = neg[j];
+        }
+    if (kept < nneg) log_warn("--negative-seeds: %d repeated entries counted once", nneg - kept);
+    for (int i = 0; i < ql->n; i++)
+        for (int k = 0; k < ql->q[i].nseeds; k++)
+            if (is_neg[ql->q[i].rows[k]])
+                die_usage("--negative-seeds: \"%s\" is also a seed of %s query %d: an entity cannot be both",
+                          names->t->name[ql->q[i].rows[k]], ql->q[i].class_name, ql->q[i].index + 1);
+    free(is_neg);
+    *n = kept;
+    return neg;
 }
 
 static void load_dataset(query_list *ql, const char *path, const char *rows_path, const name_index *names) {

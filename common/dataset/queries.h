@@ -51,12 +51,25 @@ typedef struct {
     const char *file;
 } seed_input;
 #define SEED_CLI_OPTIONS(si)                                                                                  \
-    {"seeds", OPT_STRING, &(si).list, "LIST", "seed names, aliases or eids, comma-separated", 0, 0},          \
-    {"seed", OPT_LIST, &(si).names, "NAME", "one seed name, alias or eid (may contain commas)", 0, 0},        \
-    {"seeds-file", OPT_INPUT, &(si).file, "FILE", "seed names, aliases or eids, one per line", 0, 0}
+    {"seeds", OPT_STRING, &(si).list, "LIST", "seed entities: names or eids, comma-separated", 0, 0},         \
+    {"seed", OPT_LIST, &(si).names, "NAME", "one seed entity: a name (may contain commas) or eid", 0, 0},     \
+    {"seeds-file", OPT_INPUT, &(si).file, "FILE", "seed entities: names or eids, one per line", 0, 0}
 int seed_input_given(const seed_input *si);
+/* The entities given as typed, for a program whose resolver reports instead of exiting (query:
+ * the engine): the items of list (commas separate, blank items skipped), each of names, then
+ * the first field of each entry of file (read here: a bad file exits 3). */
+typedef struct {
+    int n;
+    char **v; /* malloc'd, each malloc'd */
+} seed_tokens;
+void seed_input_tokens(const seed_input *si, seed_tokens *t);
+void seed_tokens_free(seed_tokens *t);
 /* Appends one query made of the seeds given, resolved to rows (exit 3 when none). */
 void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names);
+/* The rejected entities of --negative-seeds LIST, resolved to rows (*n of them; malloc'd), each
+ * kept once (a warning when repeated); one that is also a seed of a query of ql is a usage
+ * error (exit 2). */
+int64_t *queries_resolve_negatives(const query_list *ql, const char *list, const name_index *names, int *n);
 void query_list_free(query_list *ql);
 /* Distinct class names in first-appearance order (pointers into ql; malloc'd array). */
 int queries_classes(const query_list *ql, const char ***classes);

@@ -130,6 +130,37 @@ typedef struct {
 } engine_request;
 
 engine_request engine_request_defaults(void);
+/* The options of a request and of the engine's config, declared once for the programs that
+ * take them (`query`; the table needs base/cli.h): q an engine_request, c an engine_config,
+ * variant a const char * (engine_variant_parse) and seed a long (c.seed once parsed), each
+ * holding its default. */
+#define ENGINE_CLI_OPTIONS(q, c, variant, seed) \
+    {"size", OPT_INT, &(q).size, "N", "entities to return beyond the seeds and accepted entities", 1, 1000000}, \
+    {"variant", OPT_STRING, &(variant), "full|noen|nocl|noclen", "the method's ablation variant (paper Table 4)", 0, 0}, \
+    {"phase2-size", OPT_INT, &(q).phase2_size, "N", "phase-2 search size: the contrastive sets come from its ranking", 1, 1000000}, \
+    {"models", OPT_INT, &(c).models, "K", "phase-1 pattern models (1 all features, 2..K feature subsets)", 1, ENGINE_MAX_MODELS}, \
+    {"top", OPT_INT, &(q).top, "K", "models kept by selection for the ensemble", 1, ENGINE_MAX_MODELS}, \
+    {"feature-fraction", OPT_DOUBLE, &(c).feature_fraction, "F", "feature subset of models 2..K", 1e-3, 1}, \
+    {"random-seed", OPT_LONG, &(seed), "N", "random seed of the feature subsets: model k > 1 draws with N*1000+k (the pipeline's RANDOM_SEED)", 0, 9e15}, \
+    {"thr-pos", OPT_INT, &(q).bounds.thr_pos, "N", "E_pos = seeds + phase-2 ranks 1..N-1 (with accepted entities: seeds + accepted only)", 1, 1000000}, \
+    {"l-neg", OPT_INT, &(q).bounds.l_neg, "N", "E_neg = phase-2 ranks in (L_neg, U_neg)", 0, 1000000}, \
+    {"u-neg", OPT_INT, &(q).bounds.u_neg, "N", "upper bound U_neg, exclusive", 1, 1000000}, \
+    {"background", OPT_INT, &(q).background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000}, \
+    PATTERN_CONTRAST_CLI_OPTIONS((q).contrast, "refinement"), \
+    {"cl-steps-accepted", OPT_INT, &(q).accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000}, \
+    {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
+    {"select", OPT_INT, &(q).select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1}, \
+    {"select-features", OPT_INT, &(q).features.top, "N", "--select: features selected", 1, 1000000}, \
+    {"select-min-share", OPT_INT, &(q).features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000}, \
+    {"select-min-fraction", OPT_DOUBLE, &(q).features.share_fraction, "P", "--select, once entities are accepted: share of the seeds + accepted that must hold a selected feature, if more than --select-min-share", 0, 1}, \
+    {"select-boost", OPT_DOUBLE, &(q).features.boost, "B", "--select: log-weight of a selected feature", 0, 20}, \
+    {"select-proportional", OPT_INT, &(q).features.proportional, "0|1", "--select: 1 = log-weight boost x score / best score, 0 = boost", 0, 1}, \
+    {"select-rounds", OPT_INT, &(q).select_rounds, "N", "--select: re-selections on the seeds + the top of the reweighted expansion", 0, 100}, \
+    {"select-grow", OPT_INT, &(q).select_grow, "N", "--select: entities of that expansion joining the seeds", 0, 10000}, \
+    {"select-others", OPT_DOUBLE, &(q).features.others, "L", "--select: weight of the other entities' mean in a feature's score (0 = not used)", 0, 100}, \
+    {"select-rejected", OPT_DOUBLE, &(q).features.rejected, "MU", "--select: weight of the rejected entities' (--negative-seeds) mean in a feature's score (0 = not used)", 0, 100}, \
+    {"select-others-n", OPT_INT, &(q).select_others, "N", "--select: other entities: the first N of a fixed pseudo-random order", 1, 100000000}, \
+    {"select-size", OPT_INT, &(q).select_size, "N", "--select: search size of a re-selection round", 1, 1000000}
 
 typedef struct {
     int64_t row, eid;

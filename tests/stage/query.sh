@@ -86,6 +86,12 @@ names=()
 for e in $seeds; do names+=(--seed "$(awk -F'\t' -v e="$e" '$2 == e {print $1}' "$D/entity2id.txt")"); done
 query --run "$RUN" "${names[@]}" --variant noclen --quiet >"$WORK/q-names.tsv"
 check seeds-by-name cmp "$WORK/q-names.tsv" "$WORK/q-default.tsv"
+# the shared seed options: --seeds-file (one name per line, '#' comments) gives the same list
+{ echo "# the us_states seeds"; for e in $seeds; do awk -F'\t' -v e="$e" '$2 == e {print $1}' "$D/entity2id.txt"; done; } >"$WORK/seeds.txt"
+query --run "$RUN" --seeds-file "$WORK/seeds.txt" --variant noclen --quiet >"$WORK/q-file.tsv"
+check seeds-file cmp "$WORK/q-file.tsv" "$WORK/q-default.tsv"
+expect_exit seeds-file-missing 3 'nope.txt' query --run "$RUN" --seeds-file "$WORK/nope.txt" --variant noclen
+expect_exit seeds-file-with-queries 2 'seeds-file' query --run "$RUN" --seeds-file "$WORK/seeds.txt" --queries "$D" --out "$WORK/qq.mp"
 # a negative seed never comes back and changes the refined list
 first=$(sed -n 2p "$WORK/q-full.tsv" | cut -f2)
 query --run "$RUN" --seeds "$seed_list" --negative-seeds "$first" --quiet >"$WORK/q-neg.tsv"
