@@ -332,6 +332,35 @@ static void print_side_by_side(const report_run *rr, int nr) {
     free(sets);
 }
 
+/* A run's path and label from its argument: LABEL=FILE, or FILE labelled by its name without
+ * ".mp" (a file whose name holds '=' is a FILE). */
+static void run_label(report_run *r, const char *arg) {
+    const char *sep = strchr(arg, '=');
+    struct stat st;
+    int labelled = sep && stat(arg, &st) != 0;
+    r->path = xstrdup(labelled ? sep + 1 : arg);
+    if (labelled) r->label = xasprintf("%.*s", (int)(sep - arg), arg);
+    else {
+        size_t n = strlen(arg);
+        r->label = n > 3 && !strcmp(arg + n - 3, ".mp") ? xasprintf("%.*s", (int)(n - 3), arg) : xstrdup(arg);
+    }
+}
+
+/* The report artifact: the runs and their ground truths as inputs, the report object packed in sb. */
+static void write_report(const char *out, const report_run *rr, int nr, const msgpack_sbuffer *sb) {
+    artifact_writer *w = report_create(out);
+    artifact_param_options(w);
+    for (int i = 0; i < nr; i++) artifact_add_input(w, rr[i].path);
+    for (int i = 0; i < nr; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = !strcmp(rr[j].gt_path, rr[i].gt_path);
+        if (!seen) artifact_add_input(w, rr[i].gt_path);
+    }
+    msgpack_packer *pk = artifact_payload(w);
+    pk->callback(pk->data, sb->data, sb->size); /* the report object, already packed */
+    artifact_commit(w);
+}
+
 int main(int argc, char **argv) {
     const char *gt = NULL, *out = NULL;
     int json = 0, per_class = 0;
@@ -372,16 +401,8 @@ int main(int argc, char **argv) {
     size_t *shown_len = xcalloc((size_t)nr, sizeof *shown_len);
     double (**pool_stats)[POOL_NSTAT] = xcalloc((size_t)nr, sizeof *pool_stats);
     for (int i = 0; i < nr; i++) {
-        const char *arg = argv[first + i], *sep = strchr(arg, '=');
-        struct stat st;
-        int labelled = sep && stat(arg, &st) != 0; /* a file name may contain '=' */
         report_run *r = &rr[i];
-        r->path = xstrdup(labelled ? sep + 1 : arg);
-        if (labelled) r->label = xasprintf("%.*s", (int)(sep - arg), arg);
-        else {
-            size_t n = strlen(arg);
-            r->label = n > 3 && !strcmp(arg + n - 3, ".mp") ? xasprintf("%.*s", (int)(n - 3), arg) : xstrdup(arg);
-        }
+        run_label(r, argv[first + i]);
         expansion_set_read(&r->es, r->path);
         r->gt_path = judged_path ? xstrdup(judged_path) : gt ? xstrdup(gt) : r->es.queries ? xstrdup(r->es.queries) : NULL;
         if (!r->gt_path)
@@ -421,19 +442,7 @@ int main(int argc, char **argv) {
         if (shown_len[i]) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
                                  nr > 1 ? " (+ = in the ground truth)" : "", shown[i]);
     fflush(stdout);
-    if (out) {
-        artifact_writer *w = artifact_create(out, REPORT_KIND, REPORT_SCHEMA);
-        artifact_param_options(w);
-        for (int i = 0; i < nr; i++) artifact_add_input(w, rr[i].path);
-        for (int i = 0; i < nr; i++) {
-            int seen = 0;
-            for (int j = 0; j < i && !seen; j++) seen = !strcmp(rr[j].gt_path, rr[i].gt_path);
-            if (!seen) artifact_add_input(w, rr[i].gt_path);
-        }
-        msgpack_packer *pk = artifact_payload(w);
-        pk->callback(pk->data, sb.data, sb.size); /* the report object, already packed */
-        artifact_commit(w);
-    }
+    if (out) write_report(out, rr, nr, &sb);
     msgpack_sbuffer_destroy(&sb);
     if (nr == 1)
         for (int k = 0; k < REPORT_NK; k++) {

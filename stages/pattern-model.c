@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
         mb.nweights = st.features;
         mb.weights = (float *)pattern_refinement_weights(ref);
     }
-    artifact_writer *w = artifact_create(out, PATMODEL_KIND, PATMODEL_SCHEMA);
+    artifact_writer *w = patmodel_create(out);
     artifact_param_str(w, "model", "patterns");
     artifact_param_options(w);
     artifact_add_input(w, index_path);

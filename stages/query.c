@@ -134,7 +134,7 @@ static void pack_answer(msgpack_packer *pk, const corpus_index *x, const answer 
 /* The rankings as a `ranked` artifact (evaluate finds the ground truth through `queries`). */
 static void write_ranked(const char *out, const char *index_path, const corpus_index *x, const answer *a, int n,
                          const char *queries) {
-    artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
+    artifact_writer *w = ranked_create(out);
     artifact_param_options(w); /* with --queries: evaluate finds the ground truth through it */
     artifact_param_str(w, "aggregate", "sum"); /* the re-ranking's, not an option of query */
     artifact_param_str(w, "protocol", "inductive");

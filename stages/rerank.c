@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
     anchor_scorer sc;
     anchor_init(&sc, &d.src);
 
-    artifact_writer *w = artifact_create(out, RANKED_KIND, EXPANSIONS_SCHEMA);
+    artifact_writer *w = ranked_create(out);
     artifact_param_options(w);
     artifact_param_str(w, "expansions", in);
     if (es.queries) artifact_param_str(w, "queries", es.queries); /* evaluate finds the gt through it */

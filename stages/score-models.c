@@ -105,7 +105,7 @@ static artifact_writer *ensemble_artifact(const char *path, dists *d, scores_mod
 /* The ensemble of patmodels over index x: the members of the kept models, in input order
  * (each kept model has one member: checked when it was scored). Complete, not committed. */
 static artifact_writer *ensemble_patmodel(const char *path, const corpus_index *x, scores_model *m, int k) {
-    artifact_writer *w = artifact_create(path, PATMODEL_KIND, PATMODEL_SCHEMA);
+    artifact_writer *w = patmodel_create(path);
     artifact_param_options(w);
     artifact_add_input(w, x->path);
     patmodel *spec = xcalloc((size_t)k, sizeof *spec);
@@ -121,6 +121,121 @@ static artifact_writer *ensemble_patmodel(const char *path, const corpus_index *
     for (int i = 0; i < k; i++) patmodel_free(&spec[i]);
     free(spec);
     return w;
+}
+
+/* The K models given: dists (all mapped: the ensemble reads them together), dists-rows, or
+ * patmodels over a corpus index (read one at a time by score_model). */
+typedef struct {
+    int k, seed_rows;
+    const char *index_path;
+    corpus_index idx;
+    dists *d;
+    dists_rows *dr;
+    row_subset *sub;
+    const entity_table *ent;  /* the entity table they share */
+    const intmap *row_of_eid;
+    const char *rows_path;    /* the file that table is read from, for messages */
+} model_set;
+
+static void models_open(model_set *s, char **paths, int k, const char *index_path) {
+    s->k = k;
+    s->index_path = index_path;
+    s->seed_rows = !index_path && dists_is_rows(paths[0]);
+    s->d = xcalloc((size_t)k, sizeof *s->d);
+    s->dr = xcalloc((size_t)k, sizeof *s->dr);
+    s->sub = xcalloc((size_t)k, sizeof *s->sub);
+    if (index_path) {
+        index_read(&s->idx, index_path);
+        s->ent = &s->idx.ent;
+        s->row_of_eid = &s->idx.row_of_eid;
+        s->rows_path = index_path;
+        return;
+    }
+    for (int i = 0; i < k; i++) {
+        if (s->seed_rows) {
+            dists_rows_open(&s->dr[i], paths[i]);
+            s->sub[i] = (row_subset){&s->dr[i].prob, s->dr[i].rows};
+            if (i) dists_check_same_table(s->dr[0].path, &s->dr[0].ent, s->dr[i].path, &s->dr[i].ent);
+            continue;
+        }
+        dists_open(&s->d[i], paths[i]);
+        if (i) dists_check_same_entities(&s->d[0], &s->d[i]);
+    }
+    s->ent = s->seed_rows ? &s->dr[0].ent : &s->d[0].ent;
+    s->row_of_eid = s->seed_rows ? &s->dr[0].row_of_eid : &s->d[0].row_of_eid;
+    s->rows_path = s->seed_rows ? s->dr[0].path : s->d[0].path;
+}
+
+static void models_close(model_set *s) {
+    if (s->index_path) index_free(&s->idx);
+    else
+        for (int i = 0; i < s->k; i++)
+            if (s->seed_rows) dists_rows_close(&s->dr[i]);
+            else dists_close(&s->d[i]);
+    free(s->d);
+    free(s->dr);
+    free(s->sub);
+}
+
+/* The seed sets of the queries' classes (class_seeds); returns how many have 2 or more seeds. */
+static int class_seed_sets(const query_list *ql, const char *queries, const char ***classes, int *nc, int64_t ***seeds,
+                           int **nseeds) {
+    *nc = queries_classes(ql, classes);
+    *seeds = xmalloc(sizeof(int64_t *) * (size_t)(*nc + 1));
+    *nseeds = xmalloc(sizeof(int) * (size_t)(*nc + 1));
+    int scored = 0;
+    for (int c = 0; c < *nc; c++) {
+        (*nseeds)[c] = class_seeds(ql, (*classes)[c], &(*seeds)[c]);
+        if ((*nseeds)[c] < 2) log_warn("class %s has fewer than 2 distinct seeds: not scored", (*classes)[c]);
+        else scored++;
+    }
+    if (!scored) die_input(queries, NULL, "no class has 2 distinct seed entities: nothing to score models on");
+    return scored;
+}
+
+/* Model i's score per class (NaN: fewer than 2 seeds) and their geometric mean into m. */
+static void score_model(const model_set *s, int i, int ensemble, int64_t *const *seeds, const int *nseeds,
+                        const char **classes, int nc, scores_model *m) {
+    m->class_score = xmalloc(sizeof(double) * (size_t)(nc + 1));
+    double *v = xmalloc(sizeof(double) * (size_t)(nc + 1));
+    entity_rows er;
+    row_source prob;
+    if (s->index_path) {
+        entity_rows_open_model(&er, &s->idx, m->path);
+        if (ensemble && entity_rows_model(&er)->n > 1)
+            die_input(m->path, "members", "an ensemble of %d models: --ensemble averages single models (give "
+                      "the members' own patmodels)", entity_rows_model(&er)->n);
+        prob = er.src;
+    } else if (s->seed_rows) {
+        check_seed_rows(&s->dr[i], &s->sub[i], seeds, nseeds, classes, nc);
+        prob = row_source_subset(&s->sub[i]);
+    } else {
+        prob = row_source_dense(&s->d[i].prob);
+    }
+    int nv = 0;
+    for (int c = 0; c < nc; c++) {
+        m->class_score[c] = nseeds[c] < 2 ? NAN : modelscore_class(&prob, seeds[c], nseeds[c]);
+        if (nseeds[c] >= 2) v[nv++] = m->class_score[c];
+    }
+    if (s->index_path) entity_rows_close(&er);
+    m->score = modelscore_geomean(v, nv);
+    free(v);
+}
+
+/* The score table on stdout: a row per model, a column per class, the kept ones starred. */
+static void print_scores(const scores_model *m, int k, const char **classes, int nc) {
+    printf("%-28s", "model");
+    for (int c = 0; c < nc; c++) printf(" %12.12s", classes[c]);
+    printf(" %12s  kept\n", "geo-mean");
+    for (int i = 0; i < k; i++) {
+        size_t len = strlen(m[i].path); /* the end of a long path tells models apart */
+        printf(len > 28 ? "...%-25s" : "%-28s", m[i].path + (len > 28 ? len - 25 : 0));
+        for (int c = 0; c < nc; c++)
+            if (isnan(m[i].class_score[c])) printf(" %12s", "-"); /* not scored: fewer than 2 seeds */
+            else printf(" %12.6g", m[i].class_score[c]);
+        printf(" %12.6g  %s\n", m[i].score, m[i].selected ? "*" : "");
+    }
+    fflush(stdout);
 }
 
 int main(int argc, char **argv) {
@@ -148,71 +263,24 @@ int main(int argc, char **argv) {
     if (top > k) die_usage("--top %d: only %d models given", top, k);
     catalog_begin_beside(out);
 
-    /* dists (or dists-rows): all mapped (the ensemble reads them together); patmodels: one at
-     * a time below */
-    int seed_rows = !index_path && dists_is_rows(argv[first]);
-    if (seed_rows && ensemble)
+    if (!index_path && dists_is_rows(argv[first]) && ensemble)
         die_usage("--ensemble needs the models' full dists: %s holds seed rows only (infer --model A --model B "
                   "writes the ensemble of the kept models)", argv[first]);
-    dists *d = xcalloc((size_t)k, sizeof *d);
-    dists_rows *dr = xcalloc((size_t)k, sizeof *dr);
-    row_subset *sub = xcalloc((size_t)k, sizeof *sub);
-    corpus_index idx;
-    if (index_path) index_read(&idx, index_path);
-    else
-        for (int i = 0; i < k; i++) {
-            if (seed_rows) {
-                dists_rows_open(&dr[i], argv[first + i]);
-                sub[i] = (row_subset){&dr[i].prob, dr[i].rows};
-                if (i) dists_check_same_table(dr[0].path, &dr[0].ent, dr[i].path, &dr[i].ent);
-                continue;
-            }
-            dists_open(&d[i], argv[first + i]);
-            if (i) dists_check_same_entities(&d[0], &d[i]);
-        }
-    const entity_table *ent = index_path ? &idx.ent : seed_rows ? &dr[0].ent : &d[0].ent;
+    model_set ms;
+    models_open(&ms, argv + first, k, index_path);
     name_index ni;
-    name_index_init(&ni, ent, index_path ? &idx.row_of_eid : seed_rows ? &dr[0].row_of_eid : &d[0].row_of_eid);
+    name_index_init(&ni, ms.ent, ms.row_of_eid);
     query_list ql = {0, NULL};
-    queries_load(&ql, queries, index_path ? index_path : seed_rows ? dr[0].path : d[0].path, &ni);
+    queries_load(&ql, queries, ms.rows_path, &ni);
     const char **classes;
-    int nc = queries_classes(&ql, &classes), scored = 0;
-    int64_t **seeds = xmalloc(sizeof(int64_t *) * (size_t)nc);
-    int *nseeds = xmalloc(sizeof(int) * (size_t)nc);
-    for (int c = 0; c < nc; c++) {
-        nseeds[c] = class_seeds(&ql, classes[c], &seeds[c]);
-        if (nseeds[c] < 2) log_warn("class %s has fewer than 2 distinct seeds: not scored", classes[c]);
-        else scored++;
-    }
-    if (!scored) die_input(queries, NULL, "no class has 2 distinct seed entities: nothing to score models on");
+    int64_t **seeds;
+    int nc, *nseeds, scored = class_seed_sets(&ql, queries, &classes, &nc, &seeds, &nseeds);
 
     scores_model *m = xcalloc((size_t)k, sizeof *m);
     scores_model **sorted = xmalloc(sizeof(scores_model *) * (size_t)k);
-    double *v = xmalloc(sizeof(double) * (size_t)nc);
     for (int i = 0; i < k; i++) {
         m[i].path = argv[first + i];
-        m[i].class_score = xmalloc(sizeof(double) * (size_t)nc);
-        entity_rows er;
-        row_source prob;
-        if (index_path) {
-            entity_rows_open_model(&er, &idx, m[i].path);
-            if (ensemble && entity_rows_model(&er)->n > 1)
-                die_input(m[i].path, "members", "an ensemble of %d models: --ensemble averages single models (give "
-                          "the members' own patmodels)", entity_rows_model(&er)->n);
-            prob = er.src;
-        } else if (seed_rows) {
-            check_seed_rows(&dr[i], &sub[i], seeds, nseeds, classes, nc);
-            prob = row_source_subset(&sub[i]);
-        } else {
-            prob = row_source_dense(&d[i].prob);
-        }
-        int nv = 0;
-        for (int c = 0; c < nc; c++) {
-            m[i].class_score[c] = nseeds[c] < 2 ? NAN : modelscore_class(&prob, seeds[c], nseeds[c]);
-            if (nseeds[c] >= 2) v[nv++] = m[i].class_score[c];
-        }
-        if (index_path) entity_rows_close(&er);
-        m[i].score = modelscore_geomean(v, nv);
+        score_model(&ms, i, ensemble != NULL, seeds, nseeds, classes, nc, &m[i]);
         sorted[i] = &m[i];
     }
     qsort(sorted, (size_t)k, sizeof *sorted, by_score);
@@ -221,18 +289,7 @@ int main(int argc, char **argv) {
         sorted[i]->selected = i < top;
     }
 
-    printf("%-28s", "model");
-    for (int c = 0; c < nc; c++) printf(" %12.12s", classes[c]);
-    printf(" %12s  kept\n", "geo-mean");
-    for (int i = 0; i < k; i++) {
-        size_t len = strlen(m[i].path); /* the end of a long path tells models apart */
-        printf(len > 28 ? "...%-25s" : "%-28s", m[i].path + (len > 28 ? len - 25 : 0));
-        for (int c = 0; c < nc; c++)
-            if (isnan(m[i].class_score[c])) printf(" %12s", "-"); /* not scored: fewer than 2 seeds */
-            else printf(" %12.6g", m[i].class_score[c]);
-        printf(" %12.6g  %s\n", m[i].score, m[i].selected ? "*" : "");
-    }
-    fflush(stdout);
+    print_scores(m, k, classes, nc);
 
     artifact_writer *sw = scores_create(out);
     artifact_param_options(sw);
@@ -240,31 +297,23 @@ int main(int argc, char **argv) {
     artifact_add_input(sw, queries);
     scores_pack(sw, classes, nc, m, k, top);
     artifact_writer *outputs[2] = {sw, !ensemble ? NULL
-                                        : index_path ? ensemble_patmodel(ensemble, &idx, m, k)
-                                        : ensemble_artifact(ensemble, d, m, k, top)};
+                                        : index_path ? ensemble_patmodel(ensemble, &ms.idx, m, k)
+                                        : ensemble_artifact(ensemble, ms.d, m, k, top)};
     artifact_commit_all(outputs, ensemble ? 2 : 1); /* both or neither */
     catalog_metric("models", k);
     catalog_metric("best_score", sorted[0]->score);
     char b1[32];
     log_done("%d models scored on %d classes, %d kept, ensemble of %s entities%s", k, scored, top,
-             fmt_count(b1, ent->n), ensemble ? "" : " not written");
+             fmt_count(b1, ms.ent->n), ensemble ? "" : " not written");
     for (int i = 0; i < k; i++) free(m[i].class_score);
     for (int c = 0; c < nc; c++) free(seeds[c]);
     free(seeds);
     free(nseeds);
     free(m);
     free(sorted);
-    free(v);
     free(classes);
     query_list_free(&ql);
     name_index_free(&ni);
-    if (index_path) index_free(&idx);
-    else
-        for (int i = 0; i < k; i++)
-            if (seed_rows) dists_rows_close(&dr[i]);
-            else dists_close(&d[i]);
-    free(d);
-    free(dr);
-    free(sub);
+    models_close(&ms);
     return 0;
 }

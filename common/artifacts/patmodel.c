@@ -8,6 +8,8 @@
 #include "base/error.h"
 #include "format/lebin.h"
 
+artifact_writer *patmodel_create(const char *path) { return artifact_create(path, PATMODEL_KIND, PATMODEL_SCHEMA); }
+
 void patmodel_pack(artifact_writer *w, const corpus_index *x, const patmodel_member *m, int n) {
     msgpack_packer *pk = artifact_payload(w);
     msgpack_pack_map(pk, 4);

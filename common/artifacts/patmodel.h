@@ -35,9 +35,10 @@ typedef struct {
     patmodel_member m[PATMODEL_MAX_MEMBERS];
 } patmodel;
 
-/* Packs the payload of a patmodel with members m[0..n-1] over index x into w (a writer made
- * by artifact_create(path, PATMODEL_KIND, PATMODEL_SCHEMA) with its params and inputs
- * added); the caller commits. */
+/* A writer of a patmodel artifact at path (the caller adds params and inputs, then patmodel_pack). */
+artifact_writer *patmodel_create(const char *path);
+/* Packs the payload of a patmodel with members m[0..n-1] over index x into w (from
+ * patmodel_create, its params and inputs added); the caller commits. */
 void patmodel_pack(artifact_writer *w, const corpus_index *x, const patmodel_member *m, int n);
 void patmodel_read(patmodel *p, const char *path);
 /* Exit 3 unless p was made over index x: the same samples sha256, entity and feature counts. */

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+artifact_writer *report_create(const char *path) { return artifact_create(path, REPORT_KIND, REPORT_SCHEMA); }
+
 const int report_ks[REPORT_NK] = {10, 20, 50, 100};
 
 void report_pack(msgpack_packer *pk, const report_run *rr, int nr) {

@@ -10,6 +10,8 @@
 
 #define REPORT_KIND "report"
 #define REPORT_SCHEMA 1
+/* A writer of a report artifact at path (the caller adds params, inputs and the payload). */
+artifact_writer *report_create(const char *path);
 #define REPORT_NK 4
 extern const int report_ks[REPORT_NK];   /* 10, 20, 50, 100 */
 

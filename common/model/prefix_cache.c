@@ -196,7 +196,7 @@ static void build(const char *path, const samples *s, const char *samples_sha, c
     if (R > 1) snprintf(ranks, sizeof ranks, ", %d ranks", R);
     log_info("building the frozen-prefix cache %s: %lld samples, %lld tokens, %.1f MB (%s)%s", path,
              (long long)S, (long long)T, (double)T * H * 2 / 1e6, bf16 ? "bf16" : "f16", ranks);
-    artifact_writer *w = artifact_create(path, CACHE_KIND, CACHE_SCHEMA);
+    artifact_writer *w = cache_create(path);
     artifact_param_int(w, "frozen_layers", m->frozen);
     artifact_param_int(w, "prefix_layers", P);
     artifact_param_str(w, "dtype", bf16 ? "bf16" : "f16");

@@ -21,11 +21,9 @@
 
 #include <stdint.h>
 
-#include "nn/bert.h"
+#include "artifacts/cache.h"
 #include "artifacts/samples.h"
-
-#define CACHE_KIND "cache"
-#define CACHE_SCHEMA 1
+#include "nn/bert.h"
 
 typedef struct prefix_cache prefix_cache;
 

@@ -46,7 +46,7 @@ static int kind_of(const pattern_feature *d) {
 static void write_model(const char *path, const char *index_path, const char *extra_input, const corpus_index *x,
                         const float *w) {
     patmodel_member mb = {1.0, 1, w ? x->counts.F : 0, (float *)w};
-    artifact_writer *aw = artifact_create(path, PATMODEL_KIND, PATMODEL_SCHEMA);
+    artifact_writer *aw = patmodel_create(path);
     artifact_param_str(aw, "model", "patterns");
     artifact_param_options(aw);
     artifact_add_input(aw, index_path);

@@ -14,7 +14,7 @@ static char dir[] = "/tmp/probexpan-expansions-XXXXXX";
 /* Writes an `expansions` artifact of one query listing `n` entities. */
 static char *write_list(const char *name, const int64_t *eids, const double *scores, int n) {
     char *path = xasprintf("%s/%s", dir, name);
-    artifact_writer *w = artifact_create(path, EXPANSIONS_KIND, EXPANSIONS_SCHEMA);
+    artifact_writer *w = expansions_create(path);
     msgpack_packer *pk = artifact_payload(w);
     expansions_pack_begin(pk, 1, 100);
     int64_t seeds[2] = {1, 2};
