@@ -57,7 +57,7 @@ static char *find_web_dir(void) {
 
 int main(int argc, char **argv) {
     const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
-    int port = 8080, row_cache_mb = 128, max_connections = 128, request_deadline = 10, turn_wait = 30;
+    int port = 8080, row_cache_mb = 128, max_connections = 128, request_deadline = 10, turn_wait = 30, budget = 30;
     const cli_option opts[] = {
         {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index), samples.mp and corpus.mp", 0, 0},
         {"data", OPT_INPUT, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
         {"max-connections", OPT_INT, &max_connections, "N", "connections served at once; one more makes room by closing the slowest request still arriving (408), or is refused (503)", 1, 4096},
         {"request-deadline", OPT_INT, &request_deadline, "S", "seconds a request's head and body may take to arrive (then 408)", 1, 3600},
         {"queue-wait", OPT_INT, &turn_wait, "S", "seconds an expansion may wait for one of the --threads turns (then 503)", 1, 3600},
+        {"expansion-budget", OPT_INT, &budget, "S", "seconds an expansion may run once it has its turn: then it is stopped (503)", 1, 3600},
         {"row-cache", OPT_INT, &row_cache_mb, "MB", "keep the models' unrefined rows across requests, up to MB megabytes (0: off)", 0, 65536},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
@@ -97,7 +98,8 @@ int main(int argc, char **argv) {
     /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
     class_cache classes = CLASS_CACHE_INIT;
     serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), &heads, text, &classes};
-    http_options o = {bind, port, web_dir, max_connections, request_deadline * 1000, cli_num_threads(), turn_wait * 1000};
+    http_options o = {bind, port, web_dir, max_connections, request_deadline * 1000, cli_num_threads(), turn_wait * 1000,
+                      budget * 1000};
     int rc = http_serve(&ctx, &o);
     lexicon_free(lex);
     class_cache_free(&classes);

@@ -89,6 +89,51 @@ static void check_counts(artifact_reader *r, const pattern_counts *k, int min_en
     }
 }
 
+/* Names non-empty without a NUL byte (one would cut the name short), eids >= 0, as the datasets'
+ * entity tables give them; `table` is the entity table object entities_unpack read t from. */
+static void check_entities(artifact_reader *r, const msgpack_object *table, const entity_table *t) {
+    const msgpack_object *names = mp_get(r, table, "name", 1);
+    for (int64_t i = 0; i < t->n; i++) {
+        const msgpack_object_str *s = &names->via.array.ptr[i].via.str;
+        if (!s->size || memchr(s->ptr, 0, s->size))
+            artifact_bad(r, "entity row %lld: %s name: expected a name without NUL bytes", (long long)i,
+                         s->size ? "a NUL byte in its" : "an empty");
+        if (t->eid[i] < 0) artifact_bad(r, "entity row %lld has eid %lld: expected >= 0", (long long)i, (long long)t->eid[i]);
+    }
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each feature's key once and of a kind the settings count (bag words only with a bag window, the
+ * other kinds only with a weight > 0); a posting's count at most what its entity's samples can
+ * show (a sample shows at most PATTERN_MAX features). */
+static void check_keys(artifact_reader *r, const pattern_counts *k, const pattern_config *c, const int64_t *mentions) {
+    static const char *const kind_name[] = {"n-gram", "bag word", "genus word", "list member", "head word", "name head"};
+    for (int64_t f = 0; f < k->F; f++) {
+        pattern_kind kind = pattern_key_kind(k->key[f]);
+        if (kind == PATTERN_BAG ? c->bag == 0 : !(pattern_kind_weight(c, kind) > 0))
+            artifact_bad(r, "feature %lld has a %s key, a kind these settings do not count", (long long)f, kind_name[kind]);
+        for (int64_t p = k->foff[f]; p < k->foff[f + 1]; p++)
+            if (k->cnt[p] > mentions[k->ent[p]] * PATTERN_MAX)
+                artifact_bad(r, "feature %lld: posting %lld counts %d occurrences in entity row %d's %lld samples: "
+                             "expected at most %d per sample", (long long)f, (long long)p, k->cnt[p], k->ent[p],
+                             (long long)mentions[k->ent[p]], PATTERN_MAX);
+    }
+    uint64_t *sorted = xmalloc(sizeof(uint64_t) * (size_t)(k->F + 1));
+    memcpy(sorted, k->key, sizeof(uint64_t) * (size_t)k->F);
+    qsort(sorted, (size_t)k->F, sizeof *sorted, cmp_u64);
+    for (int64_t f = 1; f < k->F; f++)
+        if (sorted[f] == sorted[f - 1]) {
+            uint64_t dup = sorted[f];
+            free(sorted);
+            artifact_bad(r, "feature key %#llx appears twice: expected each feature once", (unsigned long long)dup);
+        }
+    free(sorted);
+}
+
 void index_read(corpus_index *x, const char *path) {
     memset(x, 0, sizeof *x);
     artifact_reader *r = artifact_open(path, INDEX_KIND, INDEX_SCHEMA);
@@ -101,6 +146,7 @@ void index_read(corpus_index *x, const char *path) {
     msgpack_object o;
     artifact_expect(r, &o, "the entity table {entities, eid, name}");
     entities_unpack(r, &o, 1, &x->ent, &x->row_of_eid);
+    check_entities(r, &o, &x->ent);
     int64_t E = x->ent.n;
     artifact_expect(r, &o, "the mentions map {samples, samples_sha256, mentions}");
     if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the mentions map");
@@ -142,6 +188,7 @@ void index_read(corpus_index *x, const char *path) {
     mp_read_le_bin(r, &o, "ent", P, 4, k->ent);
     mp_read_le_bin(r, &o, "cnt", P, 4, k->cnt);
     check_counts(r, k, x->cfg.min_entities);
+    check_keys(r, k, &x->cfg, x->mentions);
     k->mentions = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
     memcpy(k->mentions, x->mentions, sizeof(int64_t) * (size_t)E);
     artifact_expect_end(r);

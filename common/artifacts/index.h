@@ -7,9 +7,11 @@
  *
  * Written by `probexpan index` (index_write: a temporary file renamed on success, so an
  * interrupted build leaves nothing under the final name); read whole into memory by
- * index_read, which checks every array against the others (offsets, entity ranges, counts,
- * settings) and exits 3 naming the file and byte on any defect, so a loaded index is safe to
- * use unchecked and is never written to again. */
+ * index_read, which verifies the checksum trailer and checks every array against the others
+ * (offsets, entity ranges, counts at most the entity's mentions, settings, each feature key once
+ * and of a kind the settings count, names non-empty without NUL bytes, eids >= 0) and exits 3
+ * naming the file and byte on any defect, so a loaded index is safe to use unchecked and is
+ * never written to again. */
 #ifndef PROBEXPAN_INDEX_H
 #define PROBEXPAN_INDEX_H
 

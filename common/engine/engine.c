@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/budget.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
@@ -271,7 +272,7 @@ static int contains_row(const int64_t *rows, int n, int64_t r) {
 }
 
 /* Checks q and resolves its lists into res; the known members (seeds, then the accepted
- * entities that are not seeds) into *members (the caller's to free, also on failure). */
+ * entities) into *members (the caller's to free, also on failure). */
 static int check_request(const engine *g, const engine_request *q, engine_result *res, int64_t **members,
                          int *nmembers, char *err, size_t errlen) {
     *members = NULL;
@@ -288,6 +289,10 @@ static int check_request(const engine *g, const engine_request *q, engine_result
         resolve(g, "accepted entity", q->accepted, q->naccepted, 0, &res->accepted, &res->naccepted, err, errlen))
         return -1;
     const entity_table *t = &g->idx.ent;
+    for (int i = 0; i < res->naccepted; i++) /* one entity is one kind of feedback */
+        if (contains_row(res->seeds, res->nseeds, res->accepted[i]))
+            return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and accepted: give it once", t->name[res->accepted[i]],
+                        (long long)t->eid[res->accepted[i]]);
     for (int i = 0; i < res->nnegatives; i++) {
         int64_t r = res->negatives[i];
         if (contains_row(res->seeds, res->nseeds, r))
@@ -300,8 +305,7 @@ static int check_request(const engine *g, const engine_request *q, engine_result
     *members = xmalloc(sizeof(int64_t) * (size_t)(res->nseeds + res->naccepted + 1));
     memcpy(*members, res->seeds, sizeof(int64_t) * (size_t)res->nseeds);
     *nmembers = res->nseeds;
-    for (int i = 0; i < res->naccepted; i++)
-        if (!contains_row(res->seeds, res->nseeds, res->accepted[i])) (*members)[(*nmembers)++] = res->accepted[i];
+    for (int i = 0; i < res->naccepted; i++) (*members)[(*nmembers)++] = res->accepted[i];
     if (*nmembers < 2)
         return fail(err, errlen, "%d distinct seed and accepted entit%s: expected at least 2 (the method compares "
                     "seeds)", *nmembers, *nmembers == 1 ? "y" : "ies");
@@ -491,7 +495,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     int unref_kept_n = out->models_kept;
     int check = contrastive && q->refine_check && !has_accepted(&c) && q->bounds.thr_pos > 2;
     out->refinement_used = contrastive;
-    if (contrastive) {
+    if (contrastive && !budget_spent()) {
         int64_t *ranked2;
         int n2 = search_and_rerank(&c, models, nm, q->select ? sf : NULL, q->phase2_size, &ranked2, NULL);
         cl_sets s;
@@ -539,10 +543,12 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             }
         }
     }
-    int64_t *ranked;
-    pattern_refinement *const *final = out->refinement_used ? ref : q->select ? sf : NULL;
-    out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
-    free(ranked);
+    if (!budget_spent()) {
+        int64_t *ranked;
+        pattern_refinement *const *final = out->refinement_used ? ref : q->select ? sf : NULL;
+        out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
+        free(ranked);
+    }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
     pattern_scratch_free(c.scratch);
@@ -550,6 +556,11 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     free(c.members);
     out->seconds = now_seconds() - t0;
     out->cpu_seconds = thread_cpu_seconds() - c0;
+    if (budget_spent()) { /* some phase ended short: no ranking */
+        snprintf(err, errlen, "%s", budget_reason());
+        engine_result_free(out);
+        return ENGINE_STOPPED;
+    }
     return 0;
 }
 

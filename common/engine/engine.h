@@ -191,12 +191,15 @@ typedef struct {
     double cpu_seconds;   /* CPU time of the calling thread */
 } engine_result;
 
+#define ENGINE_STOPPED (-2)
 /* The method for one request into *out (engine_result_free). Returns 0, or -1 for bad user
  * input with a one-line message in err (errlen >= 1024 holds every suggestion): an unknown
  * name (with the five closest), an ambiguous name (with the entities it names), an entity
- * both seed and negative (or accepted and negative), fewer than two distinct entities among
- * the seeds and the accepted ones, a bad
- * size/top/bounds. Never exits on user input. Thread-safe. */
+ * both seed and negative (or accepted and negative, or seed and accepted), fewer than two
+ * distinct entities among the seeds and the accepted ones, a bad size/top/bounds; or
+ * ENGINE_STOPPED when the calling thread's budget (common/base/budget.h) was spent before the
+ * end (its reason in err; the search, re-ranking and refinement stop at their next step and
+ * the later phases are skipped). Never exits on user input. Thread-safe. */
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen);
 void engine_result_free(engine_result *r);
 

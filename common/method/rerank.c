@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/budget.h"
 #include "base/error.h"
 
 static int by_s_desc(const void *a, const void *b) {
@@ -26,7 +27,7 @@ void rerank_set(anchor_scorer *scorer, const int64_t *rows, int n, int nseeds, c
     for (int i = 0; i < n; i++) mult[i] = anchor_multiplier(w, i);
     for (int k = 0; k < m; k++) {
         out[k].order = k + 1;
-        out[k].s = anchor_score(scorer, rows[nseeds + k], nseeds + k, rows, mult, n);
+        out[k].s = budget_spent() ? -INFINITY : anchor_score(scorer, rows[nseeds + k], nseeds + k, rows, mult, n);
     }
     qsort(out, (size_t)m, sizeof *out, by_s_desc);
     for (int k = 0; k < m; k++) {

@@ -6,7 +6,9 @@
  * descending gives rank(e_i) (1-based; ties keep expansion order). Aggregate:
  *   RERANK_GEO  sqrt(1/i * 1/rank(e_i))   (paper, default)
  *   RERANK_SUM  mu/i + 1/rank(e_i)         (official code, --aggregate sum --mu 9)
- * The result is sorted by aggregate descending; ties keep expansion order. */
+ * The result is sorted by aggregate descending; ties keep expansion order. Once the
+ * calling thread's budget is spent (common/base/budget.h) the remaining entities get
+ * s = -inf (the caller discards such a result). */
 #ifndef PROBEXPAN_RERANK_H
 #define PROBEXPAN_RERANK_H
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/budget.h"
 #include "base/error.h"
 
 int windowsearch_window(const windowsearch_params *p, int set_size, int added) {
@@ -58,7 +59,7 @@ void windowsearch_group(anchor_scorer *scorer, const row_source *cand_rows, wind
     }
     for (int k = 0; k < nq; k++) st[k].top = xmalloc(sizeof(int64_t) * (size_t)wmax);
 
-    for (int round = 0; round < p->size; round++) {
+    for (int round = 0; round < p->size && !budget_spent(); round++) { /* a spent budget ends the search short */
         for (int k = 0; k < nq; k++) {
             windowsearch_query *x = &q[k];
             if (x->n - x->nseeds != round) continue; /* ran out of candidates earlier */

@@ -11,7 +11,8 @@
  * in group order). Exclusive groups (--exclusive, the official code's joint
  * expansion) share one pool: every query's seeds and every entity taken by one
  * query leave all the others' candidates. Negative seeds are blocked for their
- * own query only. */
+ * own query only. A spent budget of the calling thread (common/base/budget.h) ends
+ * the search after the current round, with fewer entities. */
 #ifndef PROBEXPAN_WINDOWSEARCH_H
 #define PROBEXPAN_WINDOWSEARCH_H
 

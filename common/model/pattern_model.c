@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
+#include "base/budget.h"
 #include "base/parallel.h"
 #include "base/sort.h"
 
@@ -805,7 +806,7 @@ pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_c
     adamw_create(&opt, &h);
     adamw_add(&opt, &pl);
     if (loss_before) *loss_before = pattern_model_contrast_loss(m, sets, nsets, o->tau, u, NULL);
-    for (int step = 0; step < o->steps; step++) {
+    for (int step = 0; step < o->steps && !budget_spent(); step++) { /* a spent budget ends it early */
         pattern_model_contrast_loss(m, sets, nsets, o->tau, u, grad);
         pl.p[0].has_grad = 1;
         adamw_step(&opt);

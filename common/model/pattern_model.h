@@ -199,7 +199,7 @@ typedef struct {
     uint64_t *key;     /* [F] the feature's hash key: decides subset membership; its kind: pattern_key_kind */
     int64_t *foff;     /* [F + 1] feature f's postings are ent/cnt[foff[f] .. foff[f + 1]) */
     int32_t *ent;      /* entity rows, ascending within a feature */
-    int32_t *cnt;      /* samples of that entity showing the feature (>= 1) */
+    int32_t *cnt;      /* occurrences in that entity's samples (>= 1; a sample may show a feature twice) */
     int64_t *mentions; /* [E] samples of each entity (the evidence of its profile) */
 } pattern_counts;
 
@@ -266,7 +266,8 @@ double pattern_model_contrast_loss(const pattern_model *m, const pattern_class_s
 typedef struct pattern_refinement pattern_refinement;
 /* Learns u on the sets (the model is only read); the loss before and after the steps into
  * *loss_before / *loss_after when not NULL. Requires the similarity estimator, fitted. Cost:
- * steps x (F + sum over classes of |pos| x (|pos| + |neg|) x profile length). */
+ * steps x (F + sum over classes of |pos| x (|pos| + |neg|) x profile length). The steps end
+ * early once the calling thread's budget is spent (common/base/budget.h). */
 pattern_refinement *pattern_model_refine(const pattern_model *m, const pattern_class_sets *sets, int nsets,
                                          const pattern_contrast_opts *o, double *loss_before, double *loss_after);
 void pattern_refinement_free(pattern_refinement *r);

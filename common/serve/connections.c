@@ -211,6 +211,14 @@ void conn_guard_answered(struct MHD_Connection *conn) {
     pthread_mutex_unlock(&t->g->mu);
 }
 
+void conn_guard_refuse(struct MHD_Connection *conn, int status, const char *reason, const char *message) {
+    tracked *t = tracked_of(conn);
+    if (!t) return;
+    pthread_mutex_lock(&t->g->mu);
+    if (!t->shut) cut(t, status, reason, message);
+    pthread_mutex_unlock(&t->g->mu);
+}
+
 int conn_guard_client_gone(struct MHD_Connection *conn) {
     tracked *t = tracked_of(conn);
     if (!t || t->fd < 0) return 0;

@@ -35,6 +35,10 @@ int conn_guard_refused(struct MHD_Connection *conn);
 int conn_guard_answering(struct MHD_Connection *conn);
 /* The response is sent: the next request's deadline starts now. */
 void conn_guard_answered(struct MHD_Connection *conn);
+/* Answers `status` with a JSON error and shuts the connection down, for a request refused before
+ * MHD has parsed it (a request line too long or with too many parameters: MHD's own answer to
+ * these needs memory the line has taken). */
+void conn_guard_refuse(struct MHD_Connection *conn, int status, const char *reason, const char *message);
 /* 1 when the client has closed its side or reset the connection (its answer would be lost). */
 int conn_guard_client_gone(struct MHD_Connection *conn);
 

@@ -40,9 +40,9 @@ static int run(void *state, const expand_job *job, expand_result *out, char *err
     free_list(q.seeds, q.nseeds);
     free_list(q.accepted, q.naccepted);
     free_list(q.negatives, q.nnegatives);
-    if (rc) {
+    if (rc) { /* stopped by the server's budget: not the request's fault */
         snprintf(err, errlen, "%s", msg);
-        return 422;
+        return rc == ENGINE_STOPPED ? 503 : 422;
     }
     out->n = r.n;
     out->rows = xmalloc(sizeof(int64_t) * (size_t)(r.n + 1));

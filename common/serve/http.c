@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/budget.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "serve/connections.h"
@@ -22,6 +23,12 @@
 #define CSP "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " \
             "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 #define MAX_PARAMS 512
+/* The longest request target (path and query string), and each connection's memory for its
+ * request head: MHD's default, 32 KiB, held a query string of about 300 parameters, beyond which
+ * MHD closed the connection without an answer. This holds a MAX_TARGET line and MAX_PARAMS
+ * parameters (MHD keeps each in a record of its own); pages are touched only as a head fills them. */
+#define MAX_TARGET (64 * 1024)
+#define CONNECTION_MEMORY (256 * 1024)
 
 typedef struct {
     char *data;
@@ -36,6 +43,7 @@ typedef struct {
     atomic_int stopping;    /* SIGINT/SIGTERM came: no expansion starts any more */
     sem_t turns;            /* expansions at once */
     int turn_wait_ms;
+    int budget_ms;          /* the longest an expansion may run once it has its turn */
 } server;
 
 /* The server and the connection whose request this thread answers (one thread per connection),
@@ -166,6 +174,44 @@ static int check_headers(server *s, struct MHD_Connection *conn, const char *met
     return 0;
 }
 
+/* What stops a running expansion (common/base/budget.h): its client hung up, or it ran past
+ * the server's budget. Per thread: the expansion runs on its connection's thread. */
+static _Thread_local struct {
+    struct MHD_Connection *conn;
+    struct timespec deadline;
+} running;
+
+static int expansion_must_stop(void *ctx, char *why, size_t whylen) {
+    (void)ctx;
+    if (running.conn && conn_guard_client_gone(running.conn)) {
+        log_info("an expansion stopped: its client closed the connection");
+        snprintf(why, whylen, "the client closed the connection");
+        return 1;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > running.deadline.tv_sec ||
+        (now.tv_sec == running.deadline.tv_sec && now.tv_nsec >= running.deadline.tv_nsec)) {
+        int s = the_server->budget_ms / 1000;
+        log_info("an expansion stopped: it ran past its budget of %d s", s);
+        snprintf(why, whylen, "the expansion ran past its budget of %d s and was stopped; ask for fewer entities "
+                 "(size) or give fewer seeds", s);
+        return 1;
+    }
+    return 0;
+}
+
+/* The turn is taken: the expansion's budget starts. */
+static int expansion_started(void) {
+    running.conn = answering;
+    clock_gettime(CLOCK_MONOTONIC, &running.deadline);
+    running.deadline.tv_sec += the_server->budget_ms / 1000;
+    running.deadline.tv_nsec += (the_server->budget_ms % 1000) * 1000000L;
+    if (running.deadline.tv_nsec >= 1000000000L) running.deadline.tv_sec++, running.deadline.tv_nsec -= 1000000000L;
+    budget_set(expansion_must_stop, NULL);
+    return 0;
+}
+
 int http_expansion_begin(char *err, size_t errlen) {
     server *s = the_server;
     struct timespec start;
@@ -177,7 +223,7 @@ int http_expansion_begin(char *err, size_t errlen) {
             return 503;
         }
         if (atomic_load(&s->stopping)) { /* a request in flight still gets a free turn, but none waits */
-            if (!sem_trywait(&s->turns)) return 0;
+            if (!sem_trywait(&s->turns)) return expansion_started();
             snprintf(err, errlen, "the server is stopping");
             return 503;
         }
@@ -192,11 +238,14 @@ int http_expansion_begin(char *err, size_t errlen) {
         clock_gettime(CLOCK_REALTIME, &until); /* sem_timedwait's clock */
         until.tv_nsec += 100 * 1000000L;
         if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-        if (!sem_timedwait(&s->turns, &until)) return 0;
+        if (!sem_timedwait(&s->turns, &until)) return expansion_started();
     }
 }
 
-void http_expansion_end(void) { sem_post(&the_server->turns); }
+void http_expansion_end(void) {
+    budget_set(NULL, NULL);
+    sem_post(&the_server->turns);
+}
 
 static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_state *st) {
     if (!conn_guard_answering(conn)) return MHD_NO; /* cut by the guard just now */
@@ -236,6 +285,26 @@ static size_t unescape_noting_nul(void *cls, struct MHD_Connection *conn, char *
     size_t n = MHD_http_unescape(s);
     if (memchr(s, 0, n)) request_line_nul = 1;
     return n;
+}
+
+/* MHD_OPTION_URI_LOG_CALLBACK: the request line's target, before MHD splits its query string. A
+ * target longer than MAX_TARGET or with more than MAX_PARAMS parameters is answered here: MHD
+ * would need more of the connection's memory than the line left it, and close the connection
+ * without an answer. */
+static void *check_target(void *cls, const char *uri, struct MHD_Connection *conn) {
+    (void)cls;
+    size_t len = strlen(uri);
+    int params = 0;
+    for (const char *q = strchr(uri, '?'); q && params <= MAX_PARAMS; q = strchr(q + 1, '&')) params++;
+    char message[128];
+    if (len > MAX_TARGET) {
+        snprintf(message, sizeof message, "the request's URL is longer than %d bytes", MAX_TARGET);
+        conn_guard_refuse(conn, 414, "URI Too Long", message);
+    } else if (params > MAX_PARAMS) {
+        snprintf(message, sizeof message, "query string: more than %d parameters", MAX_PARAMS);
+        conn_guard_refuse(conn, 400, "Bad Request", message);
+    }
+    return NULL;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -308,7 +377,7 @@ int http_address_ok(const char *bind) {
 }
 
 int http_serve(const serve_ctx *ctx, const http_options *o) {
-    server s = {.ctx = ctx, .turn_wait_ms = o->turn_wait_ms};
+    server s = {.ctx = ctx, .turn_wait_ms = o->turn_wait_ms, .budget_ms = o->budget_ms};
     atomic_init(&s.in_flight, 0);
     atomic_init(&s.stopping, 0);
     sem_init(&s.turns, 0, (unsigned)o->expansions);
@@ -349,8 +418,9 @@ int http_serve(const serve_ctx *ctx, const http_options *o) {
         flags, (uint16_t)o->port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL,
         MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s, MHD_OPTION_NOTIFY_CONNECTION,
         conn_guard_notify, guard, MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * o->max_connections + 16),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS, MHD_OPTION_UNESCAPE_CALLBACK, unescape_noting_nul,
-        NULL, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, unescape_noting_nul,
+        NULL, MHD_OPTION_URI_LOG_CALLBACK, check_target, NULL, MHD_OPTION_END);
     if (!d) die("cannot listen on %s port %d (in use? try --port 0 for any free port)", o->bind, o->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int port = info ? info->port : o->port;

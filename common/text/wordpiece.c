@@ -43,6 +43,14 @@ void wp_vocab_load(wp_vocab *v, const char *path) {
     while ((len = getline(&line, &cap, f)) >= 0) {
         if (len && line[len - 1] == '\n') line[--len] = 0;
         if (len && line[len - 1] == '\r') line[--len] = 0;
+        /* a token that cannot be valid text would never match a word (and a NUL would cut it) */
+        const char *nul = memchr(line, 0, (size_t)len);
+        long bad = nul ? (long)(nul - line) : wp_utf8_invalid_at(line, (size_t)len);
+        if (bad >= 0) {
+            char where[32];
+            snprintf(where, sizeof where, "line %lld", (long long)v->n + 1);
+            die_input(path, where, "%s at byte %ld of a vocabulary token", line[bad] ? "invalid UTF-8" : "a NUL byte", bad + 1);
+        }
         if ((size_t)v->n == tcap) {
             tcap = tcap * 2 + 1024;
             v->tok = xrealloc(v->tok, tcap * sizeof *v->tok);

@@ -45,8 +45,8 @@ typedef struct {
     size_t max_tok_bytes; /* longest token, in bytes */
 } wp_vocab;
 
-/* Loads vocab.txt (line i = token i). Dies with exit 3 when the file is missing
- * or has no [UNK]. */
+/* Loads vocab.txt (line i = token i). Dies with exit 3 when the file is missing,
+ * has no [UNK], or a line holds invalid UTF-8 or a NUL byte (naming line and byte). */
 void wp_vocab_load(wp_vocab *v, const char *path);
 /* Builds a vocabulary from n tokens (copied). */
 void wp_vocab_from_tokens(wp_vocab *v, char *const *tokens, int32_t n);

@@ -7,8 +7,12 @@
  * requests (with --seconds as a time limit) — a fixed amount of work, for measuring the
  * server's CPU time per request.
  *
+ * --slow N is the attacker instead: N sockets, each sending a request head one byte every
+ * 500 ms and never finishing it; a socket the server answers or closes is opened again at once.
+ * Prints how many answers were 408 and 503 and how many closed without one.
+ *
  *   serve_load HOST PORT [--clients 8] [--seconds 60] [--variant noclen] [--size 50] [--random-seed 1]
- *                        [--only autocomplete|expand] [--requests N]
+ *                        [--only autocomplete|expand] [--requests N] [--slow N]
  *
  * The seeds are drawn from the server's own /api/entities answer, so the load fits any run. */
 #include <arpa/inet.h>
@@ -16,6 +20,7 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +38,7 @@ typedef struct {
 } latencies;
 
 static const char *host;
-static int port, clients = 8, seconds = 60, size = 50;
+static int port, clients = 8, seconds = 60, size = 50, slow = 0;
 static const char *variant = "noclen", *only = NULL;
 static int64_t max_requests = INT64_MAX;
 static unsigned seed = 1;
@@ -149,6 +154,51 @@ static void *run_client(void *arg) {
     return NULL;
 }
 
+/* The slow clients of --slow n for --seconds: one byte of an endless request head per socket every
+ * 500 ms. Returns 0 (the figures are printed). */
+static int run_slow(int n) {
+    static const char head_start[] = "GET /api/info HTTP/1.1\r\nX-Slow: ";
+    int *fd = malloc(sizeof(int) * (size_t)n);
+    int64_t opened = 0, got408 = 0, got503 = 0, closed = 0, failed = 0;
+    for (int i = 0; i < n; i++) fd[i] = -1;
+    while (now_ms() < t_end) {
+        double tick = now_ms();
+        for (int i = 0; i < n; i++) {
+            if (fd[i] >= 0) { /* answered or closed since the last byte? */
+                struct pollfd p = {fd[i], POLLIN, 0};
+                if (poll(&p, 1, 0) == 1) {
+                    char buf[64] = "";
+                    ssize_t k = recv(fd[i], buf, sizeof buf - 1, MSG_DONTWAIT);
+                    if (k > 12 && !strncmp(buf + 9, "408", 3)) got408++;
+                    else if (k > 12 && !strncmp(buf + 9, "503", 3)) got503++;
+                    else closed++;
+                    close(fd[i]);
+                    fd[i] = -1;
+                }
+            }
+            if (fd[i] < 0) {
+                if ((fd[i] = connect_server()) < 0) { failed++; continue; }
+                opened++;
+                if (send(fd[i], head_start, sizeof head_start - 1, MSG_NOSIGNAL) < 0) { close(fd[i]); fd[i] = -1; }
+            } else if (send(fd[i], "x", 1, MSG_NOSIGNAL) < 0) {
+                closed++;
+                close(fd[i]);
+                fd[i] = -1;
+            }
+        }
+        double left = 500 - (now_ms() - tick);
+        if (left > 0) usleep((useconds_t)(left * 1000));
+    }
+    int held = 0;
+    for (int i = 0; i < n; i++)
+        if (fd[i] >= 0) held++, close(fd[i]);
+    printf("%d slow clients, %d s: %lld connections opened, %lld answered 408, %lld answered 503, %lld closed without "
+           "an answer, %lld connects failed, %d held at the end\n", n, seconds, (long long)opened, (long long)got408,
+           (long long)got503, (long long)closed, (long long)failed, held);
+    free(fd);
+    return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -163,7 +213,7 @@ static void report(const char *what, latencies *l) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--random-seed N] [--only autocomplete|expand] [--requests N]\n");
+        fprintf(stderr, "usage: serve_load HOST PORT [--clients N] [--seconds S] [--variant V] [--size N] [--random-seed N] [--only autocomplete|expand] [--requests N] [--slow N]\n");
         return 2;
     }
     host = argv[1];
@@ -176,12 +226,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--random-seed")) seed = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--only")) only = argv[i + 1];
         else if (!strcmp(argv[i], "--requests")) max_requests = atoll(argv[i + 1]);
+        else if (!strcmp(argv[i], "--slow")) slow = atoi(argv[i + 1]);
         else { fprintf(stderr, "serve_load: unknown option %s\n", argv[i]); return 2; }
     }
-    if (clients < 1 || clients > 256 || seconds < 1 || max_requests < 1 ||
+    if (clients < 1 || clients > 256 || seconds < 1 || max_requests < 1 || slow < 0 || slow > 4096 ||
         (only && strcmp(only, "autocomplete") && strcmp(only, "expand"))) {
-        fprintf(stderr, "serve_load: bad --clients, --seconds, --requests or --only\n");
+        fprintf(stderr, "serve_load: bad --clients, --seconds, --requests, --slow or --only\n");
         return 2;
+    }
+    if (slow) {
+        t_end = now_ms() + 1e3 * seconds;
+        return run_slow(slow);
     }
     int fd = -1;
     char *body = NULL, head[128];

@@ -163,8 +163,9 @@ s1=$(cut -d' ' -f1 <<<"$seeds")
 n1=$(awk -F'\t' -v e="$s1" '$2 == e {print $1}' "$D/entity2id.txt")
 expect_exit unknown-name 3 'unknown entity "Ohioo".*closest names: "Ohio"' query --run "$RUN" --seeds "$seed_list,Ohioo"
 expect_exit seed-also-negative 3 'both a seed and a negative seed' query --run "$RUN" --seeds "$seed_list" --negative "$n1"
+# an entity both seed and accepted is refused (it was counted once, silently)
+expect_exit seed-also-accepted 3 'is both a seed and accepted: give it once' query --run "$RUN" --seeds "$seed_list" --accepted "$n1"
 expect_exit one-seed 3 'at least 2' query --run "$RUN" --seeds "$s1,$n1"
-expect_exit one-seed-accepted-too 3 'at least 2' query --run "$RUN" --seeds "$s1" --accepted "$n1"
 expect_exit no-seed 3 'at least 2' query --run "$RUN" --variant noclen
 expect_exit both-run-and-index 2 'exactly one of --run and --index' query --run "$RUN" --index "$RUN/index.mp" --seeds "$seed_list"
 expect_exit bad-variant 2 'expected full, noen' query --run "$RUN" --seeds "$seed_list" --variant best

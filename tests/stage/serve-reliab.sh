@@ -94,6 +94,31 @@ for p in 'app.js%00.html' 'app.js%00' 'api/info%00x'; do
         fail "nul_in_path_$p" "HTTP $got: $(head -c 100 "$WORK/body")"
 done
 api_answers answers_after_nul
+# long query strings are answered (MHD's default memory per connection held about 300
+# parameters: 256 seeds + 256 negatives got no answer at all)
+# raw_get NAME TARGET EXPECTED: GET TARGET through a raw socket; passes when the status line
+# starts with EXPECTED and the body is a JSON error (printf is a builtin: no argument limit)
+raw_get() {
+    local got
+    open_conn
+    printf 'GET %s HTTP/1.1\r\n%s\r\nConnection: close\r\n\r\n' "$2" "$H" >&"$FD" 2>/dev/null
+    timeout 10 cat <&"$FD" >"$WORK/raw.out"
+    exec {FD}>&-
+    got=$(head -n 1 "$WORK/raw.out" | tr -d '\r')
+    case $got in "HTTP/1.1 $3"*) sed '1,/^\r$/d' "$WORK/raw.out" | jq -e '.error.message' >/dev/null && pass "$1" ||
+                                      fail "$1" "not a JSON error: $(tail -c 200 "$WORK/raw.out")" ;;
+                 *) fail "$1" "got '${got:-no answer}'" ;; esac
+}
+q=$(for i in $(seq 1 256); do printf 'seed=x%d&' "$i"; done; for i in $(seq 1 256); do printf 'negative=y%d&' "$i"; done)
+raw_get params_512_answered "/api/export?${q%&}" '422 '
+raw_get params_513_refused "/api/export?${q}size=5" '400 '
+grep -q 'more than 512 parameters' "$WORK/raw.out" && pass params_513_message || fail params_513_message "$(tail -c 200 "$WORK/raw.out")"
+long=$(printf 'Ohio%.0s' $(seq 1 120))
+q=$(for i in $(seq 1 500); do printf 'seed=%s&' "$long"; done)
+raw_get target_over_64k_414 "/api/export?${q%&}" '414 '
+q=$(printf 'a&%.0s' $(seq 1 30000))
+raw_get params_30000_refused "/api/export?$q" '400 '
+api_answers answers_after_long_targets
 stop_server
 
 # ---- capacity: beyond it refused at once, the API answering while idle sockets are held ----
@@ -150,5 +175,30 @@ else
         fail queue_wait_503 "HTTP $got: $(head -c 200 "$WORK/busy.json")"
     n=$(grep -c 'an expansion not started: its client closed the connection' "$WORK/serve.err")
     [ "$n" = 5 ] && pass hung_up_not_run || fail hung_up_not_run "$n of 5 dropped"
+fi
+stop_server
+
+# ---- a running expansion is stopped past --expansion-budget, or when its client hangs up ----
+if ! start_server --expansion-budget 1 --queue-wait 3; then fail starts_budget "$(tail -n 3 "$WORK/serve.err")"; exit 0; fi
+long_request="{\"seeds\":$seeds,\"size\":300,\"variant\":\"full\"}"
+got=$(expand 60 over "$long_request")
+if [ "$got" = 200 ] && jq -e '.elapsed_ms < 1000' "$WORK/over.json" >/dev/null; then
+    skip budget_503 "the long expansion ended within 1 s (a faster machine: give it more work)"
+else
+    [ "$got" = 503 ] && jq -e '.error.message | test("ran past its budget of 1 s")' "$WORK/over.json" >/dev/null &&
+        pass budget_503 || fail budget_503 "HTTP $got: $(head -c 200 "$WORK/over.json")"
+fi
+got=$(expand 20 after '{"seeds":["Ohio","Texas"],"size":10,"variant":"noclen"}')
+[ "$got" = 200 ] && pass answers_after_budget || fail answers_after_budget "HTTP $got"
+stop_server
+# with the default budget (30 s), a client hanging up after 1 s frees the only turn: a request
+# that may wait 3 s for it is answered (the 7.8 s expansion, run to its end, would take it)
+if ! start_server --queue-wait 3; then fail starts_hangup "$(tail -n 3 "$WORK/serve.err")"; exit 0; fi
+expand 1 hangup "$long_request" >/dev/null
+got=$(expand 20 after_hangup '{"seeds":["Ohio","Texas"],"size":10,"variant":"noclen"}')
+if grep -q 'an expansion stopped: its client closed the connection' "$WORK/serve.err"; then
+    [ "$got" = 200 ] && pass hung_up_stopped || fail hung_up_stopped "the next request: HTTP $got"
+elif grep -q 'an expansion' "$WORK/serve.err"; then fail hung_up_stopped "$(grep 'an expansion' "$WORK/serve.err")"
+else skip hung_up_stopped "the long expansion ended within 1 s (a faster machine: give it more work)"
 fi
 stop_server

@@ -13,6 +13,14 @@ out=$(echo 'hello [MASK]' | tokenize --quiet --vocab "$V" --lines --special)
 out=$(echo 'hello [MASK]' | tokenize --quiet --vocab "$V" --lines --no-special-literals)
 [ "$out" = "28 30 32 31" ] && pass lines_no_special_literals || fail lines_no_special_literals "$out"
 expect_exit lines_bad_utf8 3 "-: line 2: invalid UTF-8 at byte 3" sh -c "printf 'ok\nab\377\n' | tokenize --vocab '$V' --lines"
+# a vocabulary line that is not valid text (every word became [UNK] before this was refused)
+{ sed -n 1,10p "$V"; printf 'ab\377c\n'; sed -n '11,$p' "$V"; } >"$WORK/vocab-bad-utf8.txt"
+expect_exit vocab_bad_utf8 3 "vocab-bad-utf8.txt: line 11: invalid UTF-8 at byte 3 of a vocabulary token" \
+    tokenize "$FX/tiny" --vocab "$WORK/vocab-bad-utf8.txt" --out "$WORK/c.mp"
+{ sed -n 1,3p "$V"; printf 'x\0y\n'; sed -n '4,$p' "$V"; } >"$WORK/vocab-nul.txt"
+expect_exit vocab_nul 3 "vocab-nul.txt: line 4: a NUL byte at byte 2 of a vocabulary token" \
+    sh -c "echo hello | tokenize --vocab '$WORK/vocab-nul.txt' --lines"
+[ ! -e "$WORK/c.mp" ] && pass vocab_bad_no_output || fail vocab_bad_no_output "c.mp written"
 expect_exit lines_needs_vocab 2 "--lines needs --vocab" tokenize --lines
 expect_exit missing_vocab_file 3 "nope.txt: cannot open vocabulary" tokenize "$FX/tiny" --vocab "$WORK/nope.txt" --out "$WORK/c.mp"
 expect_exit vocab_or_learn 2 "exactly one of --vocab FILE and --learn-vocab N" tokenize "$FX/tiny" --out "$WORK/c.mp"
