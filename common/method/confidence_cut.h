@@ -28,10 +28,11 @@ typedef struct {
     double top, bottom, threshold;
 } confidence_cut;
 
-/* The --cut-fraction option of the tools that compute a cut (query, expand, evaluate). */
-#define CONFIDENCE_CUT_CLI_OPTION(fraction)                                                                       \
+/* The --cut-fraction option of the tools that compute a cut (query, evaluate); `more` is a string
+ * literal that ends its help. */
+#define CONFIDENCE_CUT_CLI_OPTION(fraction, more)                                                                 \
     {"cut-fraction", OPT_DOUBLE, &(fraction), "F",                                                                \
-     "where to cut: before the first entity whose -KL falls below top - F x (top - bottom) (docs/cut.md)", 0, 1}
+     "where to cut: before the first entity whose -KL falls below top - F x (top - bottom) (docs/cut.md)" more, 0, 1}
 
 /* The cut of curve[0..n) (n >= 0; a value per listed entity, best rank first) at `fraction` in
  * [0, 1]. n == 0: above 0, dropped 0, the levels 0. */

@@ -300,6 +300,9 @@ else
     node "$PROBEXPAN_ROOT/tests/browser/serve-page.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-page.png" "$CHROMIUM" >"$WORK/browser.out" 2>&1
     cat "$WORK/browser.out" | grep -E '^(PASS|FAIL|SKIP): ' || fail browser "$(tail -n 3 "$WORK/browser.out")"
     grep -vE '^(PASS|FAIL|SKIP): ' "$WORK/browser.out" | sed 's/^/    /' >&2
+    # where to cut: the line, the plot, and "only above the cut" = "cut": "auto" (docs/cut.md)
+    node "$PROBEXPAN_ROOT/tests/browser/serve-cut.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-cut.png" "$CHROMIUM" >"$WORK/browser-cut.out" 2>&1
+    grep -E '^(PASS|FAIL|SKIP): ' "$WORK/browser-cut.out" || fail browser_cut "$(tail -n 3 "$WORK/browser-cut.out")"
 fi
 
 # ---- SIGTERM and SIGINT: a request in flight (its body still arriving when the signal comes)
