@@ -10,17 +10,12 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { Browser } = require('./cdp.cjs');
+const { Browser, reporter } = require('./cdp.cjs');
 
 const [url, shot, chromium = 'chromium', ...seedArgs] = process.argv.slice(2);
 const seeds = seedArgs.length >= 3 ? seedArgs : ['Ohio', 'Texas', 'Iowa'];
 const T = 'serve-cut';
-let failures = 0;
-const pass = (n) => console.log(`PASS: ${T}/${n}`);
-const fail = (n, why) => { failures++; console.log(`FAIL: ${T}/${n} (${why})`); };
-async function check(name, fn) {
-  try { await fn(); pass(name); } catch (e) { fail(name, e.message.split('\n')[0]); }
-}
+const { pass, fail, check, failures } = reporter(T);
 const assert = (cond, why) => { if (!cond) throw new Error(why); };
 
 const names = `[...document.querySelectorAll('#list li.row .c-name')].map(e => e.textContent)`;
@@ -30,7 +25,7 @@ const idle = `!document.body.classList.contains('busy')`;
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-chromium-'));
   const browser = new Browser(chromium, profile);
-  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (300 s)`); process.exit(1); }, 300000);
+  const timer = setTimeout(() => { fail('timeout', '300 s'); process.exit(1); }, 300000);
   try {
     const page = await browser.newPage();
     await page.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
@@ -75,6 +70,8 @@ const idle = `!document.body.classList.contains('busy')`;
       assert(svg.mark > xAt(cut.above - 1) && svg.mark < xAt(cut.above), `mark at x ${svg.mark}, rows at ${xAt(cut.above - 1)}..${xAt(cut.above)}`);
     });
     await page.eval(`(() => { const l = document.querySelector('#list li.cut-line'); if (l) l.scrollIntoView({ block: 'center' }); })()`);
+    // the rows under the line paint once scrolled to (content-visibility): two frames, then the picture
+    await page.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300))))`);
     fs.writeFileSync(shot, await page.screenshot());
 
     await check('only_above_the_cut_equals_cut_auto', async () => {
@@ -106,5 +103,5 @@ const idle = `!document.body.classList.contains('busy')`;
     await browser.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })();
