@@ -7,7 +7,10 @@
  * --ap-denominator non-seeds leaves the seeds out of AP's |gt| (common/method/apk.h).
  * --pool DIR adds a folder of pooled judgements (common/dataset/pool.h): members judged 1
  * join their class's ground truth, and the tables gain P@10, P@20 and how many of each
- * list's top 20 nobody judged (neither in gt nor in the pool). */
+ * list's top 20 nobody judged (neither in gt nor in the pool). --cut-fraction F prints instead
+ * how good each ranked list is above its cut (common/method/confidence_cut.h, on the list's
+ * kl_score): the entities above it, their precision and the recall of the members the whole
+ * list reaches (make bench-cut, docs/cut.md). */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "method/apk.h"
+#include "method/confidence_cut.h"
 #include "catalog/catalog.h"
 #include "base/cli.h"
 #include "dataset/dataset.h"
@@ -180,8 +184,65 @@ static void add_pool(const report_run *rr, gt_set *gs, intmap *judged) {
     pool_free(&p);
 }
 
+/* --cut-fraction F (< 0: not asked): per list, the entities above the cut, the members among
+ * them and the members in the whole list (seeds left out). */
+static double cut_fraction = -1;
+typedef struct {
+    int above, hits, reach;
+} cut_stat;
+#define CUT_GOAL_PRECISION 0.9
+#define CUT_GOAL_RECALL 0.5
+
+static cut_stat list_cut(const expansion_record *r, const int64_t *list, int n, const intmap *members) {
+    double *curve = xmalloc(sizeof(double) * (size_t)(n + 1));
+    for (int i = 0, k = 0; i < r->n; i++) {
+        int seed = 0;
+        for (int s = 0; s < r->nseeds && !seed; s++) seed = r->seeds[s] == r->eids[i];
+        if (!seed) curve[k++] = r->kl_score[i];
+    }
+    confidence_cut c;
+    confidence_cut_find(&c, curve, n, cut_fraction);
+    free(curve);
+    cut_stat s = {c.above, 0, 0};
+    for (int i = 0; i < n; i++)
+        if (intmap_get(members, list[i]) >= 0) {
+            s.reach++;
+            s.hits += i < c.above;
+        }
+    return s;
+}
+
+/* Precision above the cut (1 for an empty cut: it claims nothing) and recall of the list's members. */
+static double cut_precision(const cut_stat *s) { return s->above ? (double)s->hits / s->above : 1; }
+static double cut_recall(const cut_stat *s) { return s->reach ? (double)s->hits / s->reach : 1; }
+
+/* The --cut-fraction table: a row per run and class (and overall), means over the lists. */
+static void print_cut(const report_run *rr, int nr, cut_stat *const *cuts, int tsv) {
+    const char *hfmt = tsv ? "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" : "%-16.16s %-18.18s %-22.22s %7s %7s %9s %7s %9s\n";
+    printf(hfmt, "run", "dataset", "class", "queries", "above", "precision", "recall", "goal_met");
+    for (int i = 0; i < nr; i++)
+        for (int c = 0; c <= rr[i].nclass; c++) {
+            const char *cls = c < rr[i].nclass ? rr[i].class_name[c] : NULL;
+            double above = 0, p = 0, rc = 0;
+            int n = 0, met = 0;
+            for (int q = 0; q < rr[i].es.n; q++) {
+                if (cls && strcmp(rr[i].es.r[q].class_name, cls)) continue;
+                const cut_stat *s = &cuts[i][q];
+                above += s->above;
+                p += cut_precision(s);
+                rc += cut_recall(s);
+                met += cut_precision(s) >= CUT_GOAL_PRECISION && cut_recall(s) >= CUT_GOAL_RECALL;
+                n++;
+            }
+            if (!n) continue;
+            printf(tsv ? "%s\t%s\t%s\t%d\t%.2f\t%.4f\t%.4f\t%d\n" : "%-16.16s %-18.18s %-22.22s %7d %7.1f %9.4f %7.4f %9d\n", rr[i].label,
+                   rr[i].dataset, cls ? cls : "overall", n, above / n, p / n, rc / n, met);
+        }
+}
+
 /* With --pool, *pool_stats gets POOL_NSTAT numbers per list (malloc'd). */
-static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len, double (**pool_stats)[POOL_NSTAT]) {
+static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len, double (**pool_stats)[POOL_NSTAT],
+                         cut_stat **cuts) {
     gt_set gs;
     if (judged_path) judged_gt(&rr->es, &gs);
     else dataset_read_gt(rr->gt_path, &gs);
@@ -195,6 +256,7 @@ static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len, d
     }
     int non_seeds = !strcmp(ap_denominator, "non-seeds");
     double (*stats)[POOL_NSTAT] = pool_dir ? xcalloc((size_t)rr->es.n + 1, sizeof *stats) : NULL;
+    *cuts = cut_fraction >= 0 ? xcalloc((size_t)rr->es.n + 1, sizeof **cuts) : NULL;
     expansion_set *es = &rr->es;
     rr->ap = xcalloc((size_t)es->n + 1, sizeof *rr->ap);
     rr->class_name = xmalloc(sizeof(char *) * (size_t)(es->n + 1));
@@ -225,6 +287,10 @@ static void evaluate_run(report_run *rr, char **shown_text, size_t *shown_len, d
             stats[q][POOL_P20] = precision_at_k(list, n, &members[c], 20);
             for (int i = 0; i < n && i < UNJUDGED_TOP; i++)
                 stats[q][POOL_UNJUDGED20] += intmap_get(&members[c], list[i]) < 0 && intmap_get(&judged[c], list[i]) < 0;
+        }
+        if (*cuts) {
+            if (!r->kl_score) die_input(rr->path, NULL, "--cut-fraction: a `%s` artifact has no kl_score; give a ranked one (query --out, rerank)", es->kind);
+            (*cuts)[q] = list_cut(r, list, n, &members[c]);
         }
         if (shown && is_shown(es, q)) show_list(shown, r, list, n, &members[c]);
         int rc = 0;
@@ -378,6 +444,7 @@ int main(int argc, char **argv) {
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
+        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, "; prints instead, per class, the entities above the cut, their precision, the recall of the members the list reaches and the lists with precision >= 0.9 and recall >= 0.5 (ranked inputs; table or tsv)"),
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",
@@ -392,6 +459,7 @@ int main(int argc, char **argv) {
     if (nr < 1) die_usage("expected one or more ranked or expansions artifacts (try --help)");
     if (strcmp(ap_denominator, "all") && strcmp(ap_denominator, "non-seeds"))
         die_usage("--ap-denominator: expected all or non-seeds, found '%s'", ap_denominator);
+    if (cut_fraction >= 0 && json) die_usage("--cut-fraction prints a table or tsv, not json");
     if (pool_dir && judged_path) die_usage("--pool adds to a dataset's gt/: it does not go with --judged");
     const char *eq = out ? NULL : strchr(argv[first], '=');
     catalog_begin_beside(out ? out : eq ? eq + 1 : argv[first]);
@@ -400,6 +468,7 @@ int main(int argc, char **argv) {
     char **shown = xcalloc((size_t)nr, sizeof *shown);
     size_t *shown_len = xcalloc((size_t)nr, sizeof *shown_len);
     double (**pool_stats)[POOL_NSTAT] = xcalloc((size_t)nr, sizeof *pool_stats);
+    cut_stat **cuts = xcalloc((size_t)nr, sizeof *cuts);
     for (int i = 0; i < nr; i++) {
         report_run *r = &rr[i];
         run_label(r, argv[first + i]);
@@ -411,7 +480,7 @@ int main(int argc, char **argv) {
         for (int j = 0; j < i; j++)
             if (!strcmp(rr[j].label, r->label) && !strcmp(rr[j].dataset, r->dataset))
                 die_usage("two inputs labelled '%s' on dataset '%s': name them LABEL=FILE", r->label, r->dataset);
-        evaluate_run(r, &shown[i], &shown_len[i], &pool_stats[i]);
+        evaluate_run(r, &shown[i], &shown_len[i], &pool_stats[i], &cuts[i]);
     }
 
     msgpack_sbuffer sb;
@@ -419,7 +488,9 @@ int main(int argc, char **argv) {
     msgpack_packer spk;
     msgpack_packer_init(&spk, &sb, msgpack_sbuffer_write);
     report_pack(&spk, rr, nr);
-    if (json) {
+    if (cut_fraction >= 0) {
+        print_cut(rr, nr, cuts, tsv);
+    } else if (json) {
         msgpack_unpacked u;
         msgpack_unpacked_init(&u);
         size_t off = 0;
@@ -438,7 +509,7 @@ int main(int argc, char **argv) {
             print_single(&rr[i], pool_stats[i]);
         }
     }
-    for (int i = 0; i < nr && !json && !tsv; i++)
+    for (int i = 0; i < nr && !json && !tsv && cut_fraction < 0; i++)
         if (shown_len[i]) printf("\n%s%s:\n%s", nr > 1 ? rr[i].label : "top entities (+ = in the ground truth)",
                                  nr > 1 ? " (+ = in the ground truth)" : "", shown[i]);
     fflush(stdout);
@@ -456,11 +527,13 @@ int main(int argc, char **argv) {
         report_run_free(&rr[i]);
         free(shown[i]);
         free(pool_stats[i]);
+        free(cuts[i]);
     }
     free(rr);
     free(shown);
     free(shown_len);
     free(pool_stats);
+    free(cuts);
     log_done("%d runs, %d queries evaluated", nr, queries);
     return 0;
 }

@@ -5,7 +5,9 @@
  * selection and ensemble again, the final search and the re-ranking (common/engine/engine.h).
  * Prints the ranking as TSV or JSON on stdout, with the set's name (the definition heads the
  * seeds share, common/model/set_name.h: in the JSON; beside the TSV on standard error) when
- * --run gives the samples for the words, and, with --out, writes it as a `ranked`
+ * --run gives the samples for the words, and where its confidence drops (common/method/
+ * confidence_cut.h: the TSV's above_cut column, the JSON's "cut", a line on standard error;
+ * --cut auto keeps only the entities above it), and, with --out, writes it as a `ranked`
  * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
  * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
  * features) — seconds on a corpus of ~8k entities; no E x E matrix. */
@@ -25,15 +27,26 @@
 #include "dataset/entitynames.h"
 #include "dataset/queries.h"
 #include "engine/engine.h"
+#include "method/confidence_cut.h"
 #include "model/set_name.h"
 
-static void print_tsv(const engine_result *r) {
-    printf("rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\n");
+static void print_tsv(const engine_result *r, const confidence_cut *cut) {
+    printf("rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\tabove_cut\n");
     for (int i = 0; i < r->n; i++) {
         const engine_item *it = &r->items[i];
-        printf("%d\t%lld\t%s\t%.6g\t%d\t%d\t%.6g\t%.6g\t%lld\n", i + 1, (long long)it->eid, it->name, it->score, it->order,
-               it->kl_rank, it->kl_score, it->search_score, (long long)it->mentions);
+        printf("%d\t%lld\t%s\t%.6g\t%d\t%d\t%.6g\t%.6g\t%lld\t%d\n", i + 1, (long long)it->eid, it->name, it->score, it->order,
+               it->kl_rank, it->kl_score, it->search_score, (long long)it->mentions, i < cut->above);
     }
+}
+
+/* Where the confidence of answer r drops (confidence_cut.h, on its kl_score curve); with
+ * `keep_above` the answer keeps only the entities above the cut. */
+static void cut_answer(engine_result *r, double fraction, int keep_above, confidence_cut *cut) {
+    double *curve = xmalloc(sizeof(double) * (size_t)(r->n + 1));
+    for (int i = 0; i < r->n; i++) curve[i] = r->items[i].kl_score;
+    confidence_cut_find(cut, curve, r->n, fraction);
+    free(curve);
+    if (keep_above) r->n = cut->above;
 }
 
 static json_t *entity_list(const corpus_index *x, const int64_t *rows, int n) {
@@ -68,7 +81,8 @@ static json_t *query_set_name(const char *run, const corpus_index *x, const engi
     return j;
 }
 
-static void print_json(const corpus_index *x, const engine_result *r, const char *variant, json_t *name) {
+static void print_json(const corpus_index *x, const engine_result *r, const char *variant, json_t *name,
+                       const confidence_cut *cut) {
     json_t *items = json_array();
     for (int i = 0; i < r->n; i++) {
         const engine_item *it = &r->items[i];
@@ -86,6 +100,7 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
                           r->holdout_single, "ensemble", r->holdout_unrefined, "refined", r->holdout_refined, "seconds",
                           r->seconds, "entities", items);
     if (name) json_object_set(o, "set_name", name);
+    json_object_set_new(o, "cut", confidence_cut_json(cut));
     json_dumpf(o, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
     putchar('\n');
     json_decref(o);
@@ -147,7 +162,8 @@ static void write_ranked(const char *out, const char *index_path, const corpus_i
 }
 
 /* Every query of a dataset (query/<class>.txt), each expanded and refined on its own. */
-static answer *run_dataset(const engine *g, engine_request q, const char *queries, int *n) {
+static answer *run_dataset(const engine *g, engine_request q, const char *queries, double cut_fraction, int cut_auto,
+                           int *n) {
     query_set qs;
     name_read_queries(queries, &qs);
     answer *a = xcalloc((size_t)qs.n + 1, sizeof *a);
@@ -168,6 +184,8 @@ static answer *run_dataset(const engine *g, engine_request q, const char *querie
             snprintf(where, sizeof where, "query/%s.txt query %d", dq->class_name, a[i].index + 1);
             die_input(queries, where, "%s", err);
         }
+        confidence_cut cut;
+        cut_answer(&a[i].r, cut_fraction, cut_auto, &cut);
         secs[i] = a[i].r.seconds;
         cpu[i] = a[i].r.cpu_seconds;
         for (int k = 0; k < dq->nseeds; k++) free(tok[k]);
@@ -205,7 +223,8 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 
 int main(int argc, char **argv) {
     const char *run = NULL, *index_path = NULL;
-    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL;
+    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *cut_mode = "none";
+    double cut_fraction = CONFIDENCE_CUT_FRACTION;
     seed_input seeds = {0}, negatives = {0}, accepted = {0}; /* the last two: a list and single names */
     engine_config ec = engine_config_defaults();
     engine_request q = engine_request_defaults();
@@ -220,7 +239,9 @@ int main(int argc, char **argv) {
         {"accepted", OPT_STRING, &accepted.list, "LIST", "accepted entities, comma-separated: they join the seeds (the search, model selection, re-ranking; not returned) and are the refinement's only positives besides the seeds", 0, 0},
         {"accept", OPT_LIST, &accepted.names, "NAME", "one accepted entity", 0, 0},
         ENGINE_CLI_OPTIONS(q, ec, variant, subset_seed),
-        {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
+        {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions, above_cut) or JSON", 0, 0},
+        {"cut", OPT_STRING, &cut_mode, "none|auto", "none: every entity of --size, the cut marked (above_cut, \"cut\"); auto: only the entities above the cut, where the method's confidence drops (docs/cut.md; also in --out)", 0, 0},
+        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, ""),
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
@@ -234,6 +255,8 @@ int main(int argc, char **argv) {
     int v = engine_variant_parse(variant);
     if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
     if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
+    if (strcmp(cut_mode, "none") && strcmp(cut_mode, "auto")) die_usage("--cut: expected none or auto, found '%s'", cut_mode);
+    int cut_auto = !strcmp(cut_mode, "auto");
     if (queries && (!out || seed_input_given(&seeds))) die_usage("--queries needs --out and no --seeds/--seed/--seeds-file");
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
     q.variant = (engine_variant)v;
@@ -263,16 +286,21 @@ int main(int argc, char **argv) {
     int n = 1;
     answer *a;
     if (queries) {
-        a = run_dataset(g, q, queries, &n);
+        a = run_dataset(g, q, queries, cut_fraction, cut_auto, &n);
     } else {
         a = xcalloc(1, sizeof *a);
         a->cls = xstrdup(cls);
         char err[2048];
         if (engine_query(g, &q, &a->r, err, sizeof err)) die_input(NULL, NULL, "%s", err);
+        confidence_cut cut;
+        cut_answer(&a->r, cut_fraction, cut_auto, &cut);
         json_t *name = query_set_name(run, x, &a->r);
-        if (!strcmp(format, "tsv")) print_tsv(&a->r);
-        else print_json(x, &a->r, variant, name);
+        if (!strcmp(format, "tsv")) print_tsv(&a->r, &cut);
+        else print_json(x, &a->r, variant, name, &cut);
         fflush(stdout);
+        if (cut.dropped) log_info("confidence drops after rank %d of %d (-KL below %.4g)%s", cut.above, cut.n, cut.threshold,
+                                  cut_auto ? ": only those listed (--cut auto)" : "");
+        else log_info("no drop of confidence in the %d listed", cut.n);
         if (name && json_string_length(json_object_get(name, "text")))
             log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
         json_decref(name);

@@ -5,7 +5,7 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const state = { seeds: [], accepted: [], negatives: [], variant: 'full', size: 50 };
+const state = { seeds: [], accepted: [], negatives: [], variant: 'full', size: 50, cutOnly: false };
 const history = [];
 let result = null;        // last /api/expand answer
 let selected = -1;        // index of the selected row in result.entities
@@ -195,6 +195,7 @@ function exportHref(format) {
   p.set('size', state.size);
   p.set('variant', state.variant);
   p.set('format', format);
+  if (state.cutOnly) p.set('cut', 'auto');
   return `/api/export?${p}`;
 }
 function setDownloads(ok) {
@@ -228,7 +229,8 @@ async function run() {
     const r = await fetch('/api/expand', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, signal: ctl.signal,
       body: JSON.stringify({ seeds: state.seeds.map(key), accepted: state.accepted.map(key),
-                             negative_seeds: state.negatives.map(key), size: state.size, variant: state.variant }),
+                             negative_seeds: state.negatives.map(key), size: state.size, variant: state.variant,
+                             cut: state.cutOnly ? 'auto' : 'none' }),
     });
     const j = await r.json();
     if (inflight !== ctl) return;
@@ -271,7 +273,9 @@ function renderList() {
   $('start').hidden = !!result;
   document.body.classList.toggle('no-result', !result);
   renderSetName();
+  renderCut();
   if (!result) return;
+  const cutAt = cutRank();
   const max = result.entities.reduce((m, e) => Math.max(m, e.score || 0), 0) || 1;
   const frag = document.createDocumentFragment();
   result.entities.forEach((e, i) => {
@@ -298,6 +302,7 @@ function renderList() {
     li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
               el('span', 'c-ment', String(e.mentions)));
     if (i === selected) li.classList.add('selected');
+    if (i === cutAt) frag.append(cutLine());
     frag.append(li);
   });
   ol.append(frag);
@@ -363,6 +368,45 @@ function renderSetName() {
     if (i) p.append('; ');
     p.append(el('strong', null, h.head), ` — ${h.seeds}/${h.of_seeds} seeds, ${h.listed} of the top ${h.of_listed}`);
   });
+}
+
+// ---- where to cut (docs/cut.md): a line in the list where the method's confidence drops, and
+// its curve (each row's -KL against the final set, best rank first) as a small inline SVG ----
+function cutRank() { // the row the line goes above, or -1 (no drop inside the list)
+  const c = result && result.cut;
+  return c && c.dropped && c.above < result.entities.length ? c.above : -1;
+}
+function cutLine() {
+  const li = el('li', 'cut-line', `confidence drops here: the ${result.cut.above} above are the method's confident part`);
+  li.setAttribute('role', 'separator');
+  return li;
+}
+function svgEl(tag, attrs) {
+  const n = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
+  return n;
+}
+function renderCut() {
+  const cut = result && result.cut;
+  $('cut-bar').hidden = !cut;
+  if (!cut) return;
+  const ys = result.entities.map((e) => e.kl_score);
+  $('cut-text').textContent = !cut.dropped ? `No drop of confidence in these ${ys.length}.`
+    : state.cutOnly ? `Only the ${cut.above} above the cut (confidence drops after rank ${cut.above}).`
+      : `Confidence drops after rank ${cut.above} of ${ys.length}.`;
+  const svg = $('cut-plot');
+  svg.textContent = '';
+  if (!ys.length) return;
+  const W = 240, H = 48, pad = 3;
+  const lo = Math.min(...ys, cut.threshold), hi = Math.max(...ys, cut.threshold);
+  const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, ys.length - 1);
+  const y = (v) => pad + ((H - 2 * pad) * (hi - v)) / (hi - lo || 1);
+  svg.append(svgEl('line', { class: 'cut-threshold', x1: pad, x2: W - pad, y1: y(cut.threshold), y2: y(cut.threshold) }));
+  svg.append(svgEl('polyline', { class: 'cut-curve', points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }));
+  if (cut.dropped) {
+    const xc = x(Math.min(cut.above, ys.length) - 0.5);
+    svg.append(svgEl('line', { class: 'cut-mark', x1: xc, x2: xc, y1: 0, y2: H }));
+  }
 }
 
 // ---- the start view: the classes the corpus holds, before any seed ----
@@ -487,6 +531,7 @@ document.addEventListener('DOMContentLoaded', () => {
   document.querySelectorAll('input[name=variant]').forEach((r) =>
     r.addEventListener('change', () => change(() => { state.variant = r.value; })));
   $('size').addEventListener('change', () => change(() => { state.size = Number($('size').value); }));
+  $('cut-only').addEventListener('change', () => { state.cutOnly = $('cut-only').checked; run(); });
   document.addEventListener('keydown', (ev) => {
     const typing = ev.target === input;
     if (ev.key === '/' && !typing) { input.focus(); ev.preventDefault(); }

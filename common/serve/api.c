@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "format/tsv.h"
 #include "model/class_report.h"
+#include "method/confidence_cut.h"
 #include "model/set_name.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
@@ -184,7 +185,20 @@ typedef struct {
     expand_result res;
     double ms;
     set_name name; /* what the set's seeds and accepted entities share */
+    confidence_cut cut; /* where the list's confidence drops */
 } expansion;
+
+/* Where x's confidence drops (confidence_cut.h) on its kl_score figure (none: nothing drops);
+ * with "cut": "auto" the list keeps only the entities above it. */
+static void cut_expansion(const serve_expander *ex, expansion *x, int keep_above) {
+    int k = 0;
+    while (k < ex->nfigures && strcmp(ex->figure_names[k], "kl_score")) k++;
+    double *curve = xcalloc((size_t)x->res.n + 1, sizeof(double));
+    for (int i = 0; i < x->res.n && k < ex->nfigures; i++) curve[i] = x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k];
+    confidence_cut_find(&x->cut, curve, x->res.n, CONFIDENCE_CUT_FRACTION);
+    free(curve);
+    if (keep_above) x->res.n = x->cut.above;
+}
 
 /* Resolves and runs q; 0, or the status of the error response written into r. */
 static int run_expansion(const serve_ctx *c, const expand_request *q, expansion *x, api_response *r) {
@@ -224,6 +238,7 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, expansion 
         api_error(r, rc, err);
         return rc;
     }
+    cut_expansion(&c->expander, x, q->cut_auto);
     int64_t set[2 * REQUEST_MAX_LIST];
     memcpy(set, x->seeds, sizeof(int64_t) * (size_t)j->nseeds);
     memcpy(set + j->nseeds, x->accepted, sizeof(int64_t) * (size_t)j->naccepted);
@@ -254,6 +269,7 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
     for (int k = 0; k < ex->nfigures; k++) json_array_append_new(figs, json_string(ex->figure_names[k]));
     json_object_set_new(root, "figures", figs);
     json_object_set_new(root, "set_name", set_name_json(&x->name));
+    json_object_set_new(root, "cut", confidence_cut_json(&x->cut));
     for (int i = 0; i < x->res.n; i++) {
         json_t *e = entity_brief(c->lex, x->res.rows[i]);
         json_object_set_new(e, "rank", json_integer(i + 1));
@@ -296,7 +312,7 @@ static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, co
         fprintf(f, "\t%lld\t", (long long)lexicon_eid(lex, rows[i]));
         tsv_field(f, lexicon_name(lex, rows[i]));
         fprintf(f, "\t%s\t", status);
-        for (int k = 0; k < nfigures; k++) fputc('\t', f);
+        for (int k = 0; k <= nfigures; k++) fputc('\t', f); /* the figures, above_cut */
         fputc('\n', f);
     }
 }
@@ -308,7 +324,7 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
     if (!f) die_errno("open_memstream");
     fprintf(f, "rank\teid\tname\tstatus\tscore");
     for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%s", ex->figure_names[k]);
-    fputc('\n', f);
+    fputs("\tabove_cut\n", f);
     tsv_rows(f, c->lex, x->job.seeds, x->job.nseeds, "seed", ex->nfigures);
     tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures);
     for (int i = 0; i < x->res.n; i++) {
@@ -316,7 +332,7 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
         tsv_field(f, lexicon_name(c->lex, x->res.rows[i]));
         fprintf(f, "\tcandidate\t%.6g", x->res.score[i]);
         for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%.6g", x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]);
-        fputc('\n', f);
+        fprintf(f, "\t%d\n", i < x->cut.above);
     }
     tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures);
     if (x->name.n) { /* the last line, a comment: readers of the rows (by status) skip it */

@@ -133,6 +133,16 @@ static int variant_parse(const char *s, expand_variant *v, char *err, size_t err
                 is_valid_utf8(s, strlen(s)) ? excerpt(s, b, sizeof b) : "(not UTF-8)");
 }
 
+/* "none" or "auto" (where to cut, docs/cut.md) into *cut_auto. */
+static int cut_parse(const char *s, int *cut_auto, char *err, size_t errlen) {
+    if (!strcmp(s, "none") || !strcmp(s, "auto")) {
+        *cut_auto = !strcmp(s, "auto");
+        return 0;
+    }
+    char b[80];
+    return fail(400, err, errlen, "cut: expected none or auto, found '%s'", is_valid_utf8(s, strlen(s)) ? excerpt(s, b, sizeof b) : "(not UTF-8)");
+}
+
 static void request_defaults(expand_request *q) {
     memset(q, 0, sizeof *q);
     q->size = REQUEST_DEFAULT_SIZE;
@@ -191,9 +201,12 @@ int expand_request_from_json(const char *body, size_t len, expand_request *q, ch
         } else if (!strcmp(key, "variant")) {
             rc = json_is_string(v) ? variant_parse(json_string_value(v), &q->variant, err, errlen)
                                    : fail(400, err, errlen, "variant: expected a string (full, noen, nocl or noclen)");
+        } else if (!strcmp(key, "cut")) {
+            rc = json_is_string(v) ? cut_parse(json_string_value(v), &q->cut_auto, err, errlen)
+                                   : fail(400, err, errlen, "cut: expected a string (none or auto)");
         } else {
             char b[80];
-            rc = fail(400, err, errlen, "unknown key '%s' (expected seeds, negative_seeds, accepted, size, variant)",
+            rc = fail(400, err, errlen, "unknown key '%s' (expected seeds, negative_seeds, accepted, size, variant, cut)",
                       excerpt(key, b, sizeof b));
         }
         if (rc) goto done;
@@ -252,7 +265,7 @@ static int param_ref(entity_ref **list, int *n, const char *field, const char *v
 }
 
 int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen) {
-    static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "format", NULL};
+    static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "format", "cut", NULL};
     request_defaults(q);
     int rc = request_params_check(p, n, allowed, err, errlen);
     for (int i = 0; !rc && i < n; i++) {
@@ -268,6 +281,8 @@ int expand_request_from_params(const query_param *p, int n, expand_request *q, c
         else if (!strcmp(f, "json")) q->format = EXPORT_JSON;
         else rc = fail(400, err, errlen, "format: expected tsv or json");
     }
+    const char *cut = request_param_get(p, n, "cut");
+    if (!rc && cut) rc = cut_parse(cut, &q->cut_auto, err, errlen);
     if (!rc && q->nseeds == 0) rc = fail(400, err, errlen, "seed: missing (repeat seed=NAME or seed=EID for each seed)");
     if (rc) expand_request_free(q);
     return rc;

@@ -73,15 +73,16 @@ typedef struct {
     int size;               /* 1..REQUEST_MAX_SIZE, default REQUEST_DEFAULT_SIZE */
     expand_variant variant; /* default VARIANT_FULL */
     export_format format;   /* /api/export only; default EXPORT_TSV */
+    int cut_auto;           /* "cut": "auto": only the entities above the cut (docs/cut.md); default 0 ("none") */
 } expand_request;
 
 /* POST /api/expand body: a JSON object {"seeds": [name|eid, ...], "negative_seeds": [...],
- * "accepted": [...], "size": int, "variant": "full|noen|nocl|noclen"}; only "seeds" is
+ * "accepted": [...], "size": int, "variant": "full|noen|nocl|noclen", "cut": "none|auto"}; only "seeds" is
  * required, unknown keys are refused (a typo must not pass silently). 0, or 400 with err.
  * The body need not be NUL-terminated. */
 int expand_request_from_json(const char *body, size_t len, expand_request *q, char *err, size_t errlen);
 /* GET /api/export: the same fields as query-string keys seed, negative, accepted (each
- * repeated), size, variant, format=tsv|json. 0, or 400 with err. */
+ * repeated), size, variant, format=tsv|json, cut=none|auto. 0, or 400 with err. */
 int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen);
 void expand_request_free(expand_request *q);
 

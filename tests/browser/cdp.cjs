@@ -132,4 +132,14 @@ class Page {
   }
 }
 
-module.exports = { Browser };
+// PASS:/FAIL: lines for test T (tests/run.sh counts them): check(name, async fn) passes unless fn
+// throws; failures() counts the failures so far.
+function reporter(T) {
+  let failures = 0;
+  const pass = (n) => console.log(`PASS: ${T}/${n}`);
+  const fail = (n, why) => { failures++; console.log(`FAIL: ${T}/${n} (${why})`); };
+  const check = async (name, fn) => { try { await fn(); pass(name); } catch (e) { fail(name, e.message.split('\n')[0]); } };
+  return { pass, fail, check, failures: () => failures };
+}
+
+module.exports = { Browser, reporter };

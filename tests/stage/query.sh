@@ -76,11 +76,17 @@ for v in noclen full; do
         <(jq '.entities[]' "$WORK/dense-$v.json")
 done
 check inductive-pipeline-no-dists bash -c "[ -z \"\$(find '$WORK/irun' -name '*dists*')\" ]"
-check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions$' "$WORK/q-full.tsv"
+check tsv-header grep -q $'^rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\tabove_cut$' "$WORK/q-full.tsv"
 # the default query (with its feature selection): JSON and TSV agree
 query --run "$RUN" --seeds "$seed_list" --variant noclen --quiet >"$WORK/q-default.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --format json --quiet >"$WORK/q.json"
 check json-matches-tsv cmp <(jq '.entities[].eid' "$WORK/q.json") <(tail -n +2 "$WORK/q-default.tsv" | cut -f2)
+# where to cut (docs/cut.md): the TSV marks the JSON's cut.above first ranks; --cut auto returns
+# exactly them (the ranking unchanged), in TSV and --out
+check cut-marked bash -c "[ \"\$(awk -F'\t' 'NR > 1 && \$10 == 1' '$WORK/q-default.tsv' | wc -l)\" = \"\$(jq .cut.above '$WORK/q.json')\" ]"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --cut auto --quiet >"$WORK/q-cut.tsv"
+check cut-auto-keeps-the-top cmp <(tail -n +2 "$WORK/q-cut.tsv") <(awk -F'\t' 'NR > 1 && $10 == 1' "$WORK/q-default.tsv")
+expect_exit cut-unknown 2 "--cut: expected none or auto, found 'half'" query --run "$RUN" --seeds "$seed_list" --cut half
 # seeds by name, repeated --seed, an eid: the same query
 names=()
 for e in $seeds; do names+=(--seed "$(awk -F'\t' -v e="$e" '$2 == e {print $1}' "$D/entity2id.txt")"); done

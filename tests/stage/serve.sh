@@ -157,6 +157,22 @@ tail -n 1 "$WORK/body" | grep -q "^# these look like: $head — " && [ "$(grep -
 query --run "$RUN" --seeds Ohio,Texas,Iowa --variant noclen --size 20 --format json 2>"$WORK/q.err" >"$WORK/q.json"
 jq -e --arg h "$head" '.set_name.heads[0].head == $h' "$WORK/q.json" >/dev/null && grep -q "^query: these look like: $head — " "$WORK/q.err" &&
     pass query_set_name || fail query_set_name "$(jq -c .set_name "$WORK/q.json") / $(grep look "$WORK/q.err")"
+# ---- where to cut (docs/cut.md): "cut": "auto" lists the ranks above the cut of the same list,
+# the export marks them (above_cut), and query --cut auto returns the same entities ----
+expect_post cut_none 200 '{"seeds":["Ohio","Texas","Iowa"],"size":100,"variant":"noclen"}'
+cp "$WORK/body" "$WORK/cut-none.json"
+expect_post cut_auto 200 '{"seeds":["Ohio","Texas","Iowa"],"size":100,"variant":"noclen","cut":"auto"}'
+above=$(jq '.cut.above' "$WORK/cut-none.json")
+jq -e '.cut.dropped and .cut.above > 0 and .cut.above < 100 and .cut.curve == "kl_score" and .cut.threshold < .cut.top' "$WORK/cut-none.json" >/dev/null &&
+    cmp -s <(jq '.entities[].eid' "$WORK/body") <(jq ".entities[:$above][].eid" "$WORK/cut-none.json") &&
+    pass cut_auto_is_the_top_above || fail cut_auto_is_the_top_above "above $above, auto lists $(jq '.entities | length' "$WORK/body")"
+expect_post cut_bad 400 '{"seeds":["Ohio","Texas"],"cut":"maybe"}' "cut: expected none or auto"
+req export_cut 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&size=100&variant=noclen&format=tsv"
+[ "$(awk -F'\t' 'NR == 1 { print $NF } $4 == "candidate" && $NF == 1 { n++ } END { print n + 0 }' "$WORK/body" | paste -sd' ')" = "above_cut $above" ] &&
+    pass export_above_cut || fail export_above_cut "$(head -n 1 "$WORK/body")"
+query --run "$RUN" --seeds Ohio,Texas,Iowa --variant noclen --size 100 --cut auto --quiet >"$WORK/q-cut.tsv"
+cmp -s <(tail -n +2 "$WORK/q-cut.tsv" | cut -f2) <(jq ".entities[:$above][].eid" "$WORK/cut-none.json") &&
+    pass query_cut_auto_matches_api || fail query_cut_auto_matches_api "$(($(wc -l <"$WORK/q-cut.tsv") - 1)) rows, API above $above"
 # query's errors name the program once
 expect_exit query_one_prefix 3 '^query: seed 2: unknown entity "Ohoi"' query --run "$RUN" --seeds Ohio,Ohoi
 grep -q 'query: query:' "$WORK/err" && fail query_no_doubled_prefix "$(head -n 1 "$WORK/err")" || pass query_no_doubled_prefix
@@ -300,6 +316,9 @@ else
     node "$PROBEXPAN_ROOT/tests/browser/serve-page.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-page.png" "$CHROMIUM" >"$WORK/browser.out" 2>&1
     cat "$WORK/browser.out" | grep -E '^(PASS|FAIL|SKIP): ' || fail browser "$(tail -n 3 "$WORK/browser.out")"
     grep -vE '^(PASS|FAIL|SKIP): ' "$WORK/browser.out" | sed 's/^/    /' >&2
+    # where to cut: the line, the plot, and "only above the cut" = "cut": "auto" (docs/cut.md)
+    node "$PROBEXPAN_ROOT/tests/browser/serve-cut.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-cut.png" "$CHROMIUM" >"$WORK/browser-cut.out" 2>&1
+    grep -E '^(PASS|FAIL|SKIP): ' "$WORK/browser-cut.out" || fail browser_cut "$(tail -n 3 "$WORK/browser-cut.out")"
 fi
 
 # ---- SIGTERM and SIGINT: a request in flight (its body still arriving when the signal comes)

@@ -71,6 +71,10 @@ static void test_expand_json(void) {
     CHECK_EQ_INT(from_json("{\"seeds\": []}", &q), 0); /* the API checks the count against the entities */
     CHECK_EQ_INT(q.size, REQUEST_DEFAULT_SIZE);
     CHECK_EQ_INT(q.variant, VARIANT_FULL);
+    CHECK_EQ_INT(q.cut_auto, 0);
+    expand_request_free(&q);
+    CHECK_EQ_INT(from_json("{\"seeds\": [\"a\"], \"cut\": \"auto\"}", &q), 0);
+    CHECK_EQ_INT(q.cut_auto, 1);
     expand_request_free(&q);
 }
 
@@ -91,6 +95,8 @@ static void test_expand_json_refusals(void) {
         {"{\"seeds\": [\"a\"], \"size\": \"10\"}", "size"},
         {"{\"seeds\": [\"a\"], \"variant\": \"best\"}", "variant: expected full"},
         {"{\"seeds\": [\"a\"], \"variant\": 1}", "variant: expected a string"},
+        {"{\"seeds\": [\"a\"], \"cut\": \"maybe\"}", "cut: expected none or auto"},
+        {"{\"seeds\": [\"a\"], \"cut\": true}", "cut: expected a string"},
         {"{\"seeds\": [\"a\"], \"negatives\": []}", "unknown key 'negatives'"},
         {"{\"seeds\": [\"a\"], \"seeds\": [\"b\"]}", "malformed JSON"},
         {"{\"seeds\": [\"a\\u0000b\"]}", "malformed JSON"},
@@ -119,9 +125,10 @@ static void test_expand_json_refusals(void) {
 
 static void test_export_params(void) {
     const query_param p[] = {{"seed", "Sun Microsystems, Inc."}, {"seed", "42"}, {"negative", "Chicago"},
-                             {"accepted", "0"}, {"size", "7"}, {"variant", "nocl"}, {"format", "json"}};
+                             {"accepted", "0"}, {"size", "7"}, {"variant", "nocl"}, {"format", "json"}, {"cut", "auto"}};
     expand_request q;
-    CHECK_EQ_INT(expand_request_from_params(p, 7, &q, err, sizeof err), 0);
+    CHECK_EQ_INT(expand_request_from_params(p, 8, &q, err, sizeof err), 0);
+    CHECK_EQ_INT(q.cut_auto, 1);
     CHECK_EQ_INT(q.nseeds, 2);
     CHECK_STR(q.seeds[0].name, "Sun Microsystems, Inc."); /* commas stay inside one name */
     CHECK_EQ_INT(q.seeds[1].eid, 42);
@@ -135,7 +142,7 @@ static void test_export_params(void) {
     static const struct { query_param p; const char *says; } bad[] = {
         {{"format", "csv"}, "format"}, {{"size", "-1"}, "size"}, {{"size", "1e3"}, "size"}, {{"size", " 5"}, "size"},
         {{"seed", ""}, "empty name"}, {{"seed", NULL}, "empty name"}, {{"sed", "a"}, "unknown parameter 'sed'"},
-        {{"seed", "\xc3\x28"}, "not valid UTF-8"}, {{"variant", "x"}, "variant"},
+        {{"seed", "\xc3\x28"}, "not valid UTF-8"}, {{"variant", "x"}, "variant"}, {{"cut", "half"}, "cut: expected none or auto"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         query_param two[2] = {{"seed", "Ohio"}, bad[i].p};

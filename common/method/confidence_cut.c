@@ -1,0 +1,31 @@
+/* confidence_cut: the rank where a ranked list's -KL curve falls below a level between its head
+ * and its tail (confidence_cut.h, docs/cut.md). */
+#include "method/confidence_cut.h"
+
+static double mean_of(const double *x, int from, int to) {
+    double s = 0;
+    for (int i = from; i < to; i++) s += x[i];
+    return to > from ? s / (double)(to - from) : 0;
+}
+
+void confidence_cut_find(confidence_cut *c, const double *curve, int n, double fraction) {
+    c->n = n;
+    c->fraction = fraction;
+    c->top = mean_of(curve, 0, n < CONFIDENCE_CUT_HEAD ? n : CONFIDENCE_CUT_HEAD);
+    c->bottom = mean_of(curve, 3 * n / 4, n);
+    c->threshold = c->top - fraction * (c->top - c->bottom);
+    c->above = n;
+    c->dropped = 0;
+    if (c->bottom >= c->top) return; /* nothing falls: no level between head and tail */
+    for (int i = 0; i < n; i++)
+        if (curve[i] < c->threshold) {
+            c->above = i;
+            c->dropped = 1;
+            return;
+        }
+}
+
+json_t *confidence_cut_json(const confidence_cut *c) {
+    return json_pack("{s:i,s:b,s:s,s:f,s:f,s:f,s:f}", "above", c->above, "dropped", c->dropped, "curve", "kl_score",
+                     "fraction", c->fraction, "top", c->top, "bottom", c->bottom, "threshold", c->threshold);
+}

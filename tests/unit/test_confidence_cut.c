@@ -1,0 +1,75 @@
+/* test_confidence_cut: the cut of small -KL curves worked out by hand (confidence_cut.h): the
+ * head and tail means, the threshold at several fractions, a flat and a rising curve (no
+ * drop), a list shorter than the head, the empty list, and the JSON object. */
+#include <string.h>
+
+#include "check.h"
+#include "method/confidence_cut.h"
+
+/* 16 values: five -1.0, -1.5, -1.7, nine -2.0. top = mean of the first 10
+ * = (-5 - 1.5 - 1.7 - 3 x 2) / 10 = -1.42; bottom = ranks 13..16 = -2.0; top - bottom = 0.58. */
+static const double STEP[16] = {-1, -1, -1, -1, -1, -1.5, -1.7, -2, -2, -2, -2, -2, -2, -2, -2, -2};
+
+static void test_levels_and_fractions(void) {
+    confidence_cut c;
+    confidence_cut_find(&c, STEP, 16, 0.45); /* threshold -1.42 - 0.261 = -1.681: -1.7 is the first below */
+    CHECK_NEAR(c.top, -1.42, 1e-12);
+    CHECK_NEAR(c.bottom, -2.0, 1e-12);
+    CHECK_NEAR(c.threshold, -1.681, 1e-12);
+    CHECK_EQ_INT(c.above, 6);
+    CHECK_EQ_INT(c.dropped, 1);
+    CHECK_EQ_INT(c.n, 16);
+    confidence_cut_find(&c, STEP, 16, 0.1); /* -1.478: -1.5 is below */
+    CHECK_EQ_INT(c.above, 5);
+    confidence_cut_find(&c, STEP, 16, 0.9); /* -1.942: only the -2.0 are below */
+    CHECK_EQ_INT(c.above, 7);
+    confidence_cut_find(&c, STEP, 16, 1.0); /* -2.0 itself: nothing is strictly below */
+    CHECK_EQ_INT(c.above, 16);
+    CHECK_EQ_INT(c.dropped, 0);
+}
+
+static void test_no_drop(void) {
+    const double flat[8] = {-3, -3, -3, -3, -3, -3, -3, -3}, rising[8] = {-3, -3.2, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
+    confidence_cut c;
+    confidence_cut_find(&c, flat, 8, 0.45);
+    CHECK_EQ_INT(c.above, 8);
+    CHECK_EQ_INT(c.dropped, 0);
+    /* top = mean of all 8 = -2.9125 < bottom = mean(-2.7, -2.6) = -2.65: no level between them */
+    confidence_cut_find(&c, rising, 8, 0.45);
+    CHECK_EQ_INT(c.above, 8);
+    CHECK_EQ_INT(c.dropped, 0);
+    CHECK_NEAR(c.top, -2.9125, 1e-12);
+    CHECK_NEAR(c.bottom, -2.65, 1e-12);
+}
+
+static void test_short_and_empty(void) {
+    /* 3 values: top = mean of all = -5/3, bottom = rank 3 (from floor(9/4) = 2) = -3,
+     * threshold = -5/3 - 0.45 x 4/3 = -2.2667: the third is below */
+    const double three[3] = {-1, -1, -3};
+    confidence_cut c;
+    confidence_cut_find(&c, three, 3, 0.45);
+    CHECK_EQ_INT(c.above, 2);
+    CHECK_NEAR(c.threshold, -5.0 / 3 - 0.6, 1e-12);
+    confidence_cut_find(&c, NULL, 0, 0.45);
+    CHECK_EQ_INT(c.above, 0);
+    CHECK_EQ_INT(c.dropped, 0);
+}
+
+static void test_json(void) {
+    confidence_cut c;
+    confidence_cut_find(&c, STEP, 16, 0.45);
+    json_t *j = confidence_cut_json(&c);
+    CHECK_EQ_INT(json_integer_value(json_object_get(j, "above")), 6);
+    CHECK(json_is_true(json_object_get(j, "dropped")));
+    CHECK_STR(json_string_value(json_object_get(j, "curve")), "kl_score");
+    CHECK_NEAR(json_real_value(json_object_get(j, "threshold")), -1.681, 1e-12);
+    CHECK_NEAR(json_real_value(json_object_get(j, "fraction")), 0.45, 1e-12);
+    json_decref(j);
+}
+
+TEST_MAIN_BEGIN("test_confidence_cut")
+RUN(test_levels_and_fractions);
+RUN(test_no_drop);
+RUN(test_short_and_empty);
+RUN(test_json);
+TEST_MAIN_END
