@@ -444,7 +444,7 @@ int main(int argc, char **argv) {
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
-        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, "; prints instead, per class, the entities above the cut, their precision, the recall of the members the list reaches and the lists with precision >= 0.9 and recall >= 0.5 (ranked inputs; table or tsv)"),
+        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, "; when given (the default -1 is: not given), prints instead, per class, the entities above the cut, their precision, the recall of the members the list reaches and the lists with precision >= 0.9 and recall >= 0.5 (ranked inputs; table or tsv)"),
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",
