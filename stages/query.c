@@ -6,7 +6,9 @@
  * Prints the ranking as TSV or JSON on stdout, with the set's name (the definition heads the
  * seeds share, common/model/set_name.h: in the JSON; beside the TSV on standard error) when
  * --run gives the samples for the words, and, with --out, writes it as a `ranked`
- * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
+ * artifact (evaluate, inspect). --why NAME prints instead where that answer places one more
+ * entity and the context features it shares with the seeds or lacks (common/serve/why.h: the
+ * JSON of serve's GET /api/entity/{eid}/why), its summary on standard error. Cost: loading the index and deriving the K models is
  * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
  * features) — seconds on a corpus of ~8k entities; no E x E matrix. */
 #include <jansson.h>
@@ -25,6 +27,8 @@
 #include "dataset/entitynames.h"
 #include "engine/engine.h"
 #include "model/set_name.h"
+#include "serve/request.h"
+#include "serve/why.h"
 
 /* The comma-separated items of `list` (may be NULL) followed by the repeated options. */
 static const char **gather(const char *list, const cli_list *one, int *n, char **copy) {
@@ -77,6 +81,31 @@ static json_t *query_set_name(const char *run, const corpus_index *x, const engi
     }
     free(samples_path);
     return j;
+}
+
+/* --why: where answer r (of request q) places its `explain` entity, with the features, as JSON
+ * on stdout; the summary on standard error. */
+static void print_why(const char *run, const engine *g, const engine_request *q, const engine_result *r, const char *variant) {
+    char *samples_path = xasprintf("%s/samples.mp", run);
+    if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: --why needs the samples the index was built from");
+    feature_text *text = feature_text_open(engine_index(g), samples_path);
+    ties *t = ties_open(g, text);
+    int64_t *members = xmalloc(sizeof(int64_t) * (size_t)(r->nseeds + r->naccepted + 1));
+    int n = why_members(r->seeds, r->nseeds, r->accepted, r->naccepted, members);
+    why_set s = {members, n, n - r->nseeds, r->negatives, r->nnegatives};
+    seedfeat_opts o = engine_select_opts(q, n - r->nseeds);
+    seedfeat_set others = engine_select_others(g, q);
+    json_t *j = why_json(t, &r->place, &s, &o, &others, REQUEST_DEFAULT_FEATURES);
+    json_object_set_new(j, "variant", json_string(variant));
+    json_object_set_new(j, "size", json_integer(q->size));
+    json_dumpf(j, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
+    putchar('\n');
+    log_info("%s", json_string_value(json_object_get(j, "summary")));
+    json_decref(j);
+    free(members);
+    ties_free(t);
+    feature_text_close(text);
+    free(samples_path);
 }
 
 static void print_json(const corpus_index *x, const engine_result *r, const char *variant, json_t *name) {
@@ -216,7 +245,7 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 
 int main(int argc, char **argv) {
     const char *run = NULL, *index_path = NULL, *seeds = NULL, *negatives = NULL, *accepted = NULL;
-    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL;
+    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *why = NULL;
     cli_list seed1 = {0}, neg1 = {0}, acc1 = {0};
     engine_config ec = engine_config_defaults();
     engine_request q = engine_request_defaults();
@@ -258,6 +287,7 @@ int main(int argc, char **argv) {
         {"select-others-n", OPT_INT, &q.select_others, "N", "--select: other entities: the first N of a fixed pseudo-random order", 1, 100000000},
         {"select-size", OPT_INT, &q.select_size, "N", "--select: search size of a re-selection round", 1, 1000000},
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions) or JSON", 0, 0},
+        {"why", OPT_STRING, &why, "NAME", "instead of the ranking, print as JSON where it places this entity (a name or eid: its rank, or its place after the list) and the context features it shares with the seeds and lacks (the answer of serve's /api/entity/{eid}/why; needs --run)", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
@@ -272,6 +302,8 @@ int main(int argc, char **argv) {
     if (v < 0) die_usage("--variant: expected full, noen, nocl or noclen, found '%s'", variant);
     if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
     if (queries && (!out || seeds || seed1.n)) die_usage("--queries needs --out and no --seeds/--seed");
+    if (why && (queries || !run)) die_usage("--why needs --run (the samples give the features' words) and one seed set");
+    q.explain = why;
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
     q.variant = (engine_variant)v;
     ec.seed = (uint64_t)subset_seed;
@@ -302,13 +334,17 @@ int main(int argc, char **argv) {
         a->cls = xstrdup(cls);
         char err[2048];
         if (engine_query(g, &q, &a->r, err, sizeof err)) die_input(NULL, NULL, "%s", err);
-        json_t *name = query_set_name(run, x, &a->r);
-        if (!strcmp(format, "tsv")) print_tsv(&a->r);
-        else print_json(x, &a->r, variant, name);
-        fflush(stdout);
-        if (name && json_string_length(json_object_get(name, "text")))
-            log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
-        json_decref(name);
+        if (why) {
+            print_why(run, g, &q, &a->r, variant);
+        } else {
+            json_t *name = query_set_name(run, x, &a->r);
+            if (!strcmp(format, "tsv")) print_tsv(&a->r);
+            else print_json(x, &a->r, variant, name);
+            fflush(stdout);
+            if (name && json_string_length(json_object_get(name, "text")))
+                log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
+            json_decref(name);
+        }
     }
     if (out) write_ranked(out, path, x, a, n, queries);
     catalog_metric("load_seconds", t_load);
