@@ -133,27 +133,33 @@ function pick(i) {
 }
 // Enter on a typed name: the entity it names, resolved as `probexpan query` resolves seeds;
 // an unknown or ambiguous name adds nothing and shows the closest names to pick from.
+// resolveTyped: {entity}, or {message, names} (the closest names) when it names none or several.
+async function resolveTyped(text) {
+  const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
+  if (j.entity) return { entity: j.entity };
+  return { names: j.suggestions, message: j.ambiguous ? `“${text}” names several entities: pick one.`
+    : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : '') };
+}
 let resolveSeq = 0;
 async function addTyped() {
   const text = $('seed-input').value.trim();
   if (!text) return;
   const seq = ++resolveSeq;
   try {
-    const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
-    const j = await r.json();
+    const a = await resolveTyped(text);
     if (seq !== resolveSeq) return;
-    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
-    if (j.entity) { addSeed(j.entity); return; }
+    if (a.entity) { addSeed(a.entity); return; }
     closeSuggestions();
-    nameHelp(j.ambiguous ? `“${text}” names several entities: pick one.`
-      : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : ''), j.suggestions);
+    nameHelp(a.message, a.names);
   } catch (e) {
     if (seq === resolveSeq) nameHelp(e.message);
   }
 }
-// The line under the seed box: a message and names to click (null: hidden).
-function nameHelp(message, names = []) {
-  const box = $('name-help');
+// A help line (the element `id`): a message and names to click, each doing pick(e) (null: hidden).
+function helpLine(id, message, names, pick, title) {
+  const box = $(id);
   box.textContent = '';
   box.hidden = !message;
   if (!message) return;
@@ -161,10 +167,14 @@ function nameHelp(message, names = []) {
   names.forEach((e) => {
     const b = el('button', 'name-pick', e.name);
     b.type = 'button';
-    b.title = `add ${e.name} (eid ${e.eid}) as a seed`;
-    b.addEventListener('click', () => addSeed(e));
+    b.title = title(e);
+    b.addEventListener('click', () => pick(e));
     box.append(b);
   });
+}
+// The line under the seed box.
+function nameHelp(message, names = []) {
+  helpLine('name-help', message, names, addSeed, (e) => `add ${e.name} (eid ${e.eid}) as a seed`);
 }
 function onSeedKey(ev) {
   const open = !$('suggestions').hidden;
@@ -542,31 +552,17 @@ async function loadInfo() {
 // A typed name resolves as a seed does: an unknown or ambiguous one shows the closest names.
 let whySeq = 0;
 function whyHelp(message, names = []) {
-  const box = $('why-help');
-  box.textContent = '';
-  box.hidden = !message;
-  if (!message) return;
-  box.append(el('span', 'name-help-text', message));
-  names.forEach((e) => {
-    const b = el('button', 'name-pick', e.name);
-    b.type = 'button';
-    b.title = `why not ${e.name} (eid ${e.eid})?`;
-    b.addEventListener('click', () => { whyHelp(null); showWhy(e); });
-    box.append(b);
-  });
+  helpLine('why-help', message, names, (e) => { whyHelp(null); showWhy(e); }, (e) => `why not ${e.name} (eid ${e.eid})?`);
 }
 async function askWhy() {
   const text = $('why-input').value.trim();
   if (!text) return;
   const seq = ++whySeq;
   try {
-    const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
-    const j = await r.json();
+    const a = await resolveTyped(text);
     if (seq !== whySeq) return;
-    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
-    if (j.entity) { whyHelp(null); showWhy(j.entity); return; }
-    whyHelp(j.ambiguous ? `“${text}” names several entities: pick one.`
-      : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : ''), j.suggestions);
+    if (a.entity) { whyHelp(null); showWhy(a.entity); return; }
+    whyHelp(a.message, a.names);
   } catch (e) {
     if (seq === whySeq) whyHelp(e.message);
   }

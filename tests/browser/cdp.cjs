@@ -132,4 +132,14 @@ class Page {
   }
 }
 
-module.exports = { Browser };
+// The PASS:/FAIL: lines of a browser test named T (tests/run.sh counts them): check(name, fn)
+// runs one scenario; failures() says how many failed.
+function harness(T) {
+  let failed = 0;
+  const pass = (n) => console.log(`PASS: ${T}/${n}`);
+  const fail = (n, why) => { failed++; console.log(`FAIL: ${T}/${n} (${why})`); };
+  const check = async (name, fn) => { try { await fn(); pass(name); } catch (e) { fail(name, e.message.split('\n')[0]); } };
+  return { pass, fail, check, failures: () => failed };
+}
+
+module.exports = { Browser, harness };

@@ -11,17 +11,11 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { Browser } = require('./cdp.cjs');
+const { Browser, harness } = require('./cdp.cjs');
 
 const [url, shot, chromium = 'chromium', ...seedArgs] = process.argv.slice(2);
 const seeds = seedArgs.length >= 3 ? seedArgs : ['Ohio', 'Texas', 'Iowa'];
-const T = 'why-browser';
-let failures = 0;
-const pass = (n) => console.log(`PASS: ${T}/${n}`);
-const fail = (n, why) => { failures++; console.log(`FAIL: ${T}/${n} (${why})`); };
-async function check(name, fn) {
-  try { await fn(); pass(name); } catch (e) { fail(name, e.message.split('\n')[0]); }
-}
+const { pass, fail, check, failures } = harness('why-browser');
 const rows = `document.querySelectorAll('#list li.row').length`;
 const idle = `!document.body.classList.contains('busy')`;
 const renders = `Number(document.body.dataset.renders || 0)`;
@@ -32,7 +26,7 @@ const panel = `document.getElementById('detail').textContent`;
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-chromium-'));
   const browser = new Browser(chromium, profile);
-  const timer = setTimeout(() => { console.log(`FAIL: ${T}/timeout (300 s)`); process.exit(1); }, 300000);
+  const timer = setTimeout(() => { fail('timeout', '300 s'); process.exit(1); }, 300000);
   try {
     const page = await browser.newPage();
     const enter = () => page.key('Enter', 'Enter', 13, '\r');
@@ -121,5 +115,5 @@ const panel = `document.getElementById('detail').textContent`;
     await browser.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })();
