@@ -8,7 +8,9 @@
  * --run gives the samples for the words, and where its confidence drops (common/method/
  * confidence_cut.h: the TSV's above_cut column, the JSON's "cut", a line on standard error;
  * --cut auto keeps only the entities above it), and, with --out, writes it as a `ranked`
- * artifact (evaluate, inspect). Cost: loading the index and deriving the K models is
+ * artifact (evaluate, inspect). --why NAME prints instead where that answer places one more
+ * entity and the context features it shares with the seeds or lacks (common/serve/why.h: the
+ * JSON of serve's GET /api/entity/{eid}/why), its summary on standard error. Cost: loading the index and deriving the K models is
  * O(feature-entity pairs); the query is O(rows touched x their nonzeros + refinement steps x
  * features) — seconds on a corpus of ~8k entities; no E x E matrix. */
 #include <jansson.h>
@@ -29,6 +31,8 @@
 #include "engine/engine.h"
 #include "method/confidence_cut.h"
 #include "model/set_name.h"
+#include "serve/request.h"
+#include "serve/why.h"
 
 static void print_tsv(const engine_result *r, const confidence_cut *cut) {
     printf("rank\teid\tname\tscore\torder\tkl_rank\tkl_score\tsearch_score\tmentions\tabove_cut\n");
@@ -79,6 +83,31 @@ static json_t *query_set_name(const char *run, const corpus_index *x, const engi
     }
     free(samples_path);
     return j;
+}
+
+/* --why: where answer r (of request q) places its `explain` entity, with the features, as JSON
+ * on stdout; the summary on standard error. */
+static void print_why(const char *run, const engine *g, const engine_request *q, const engine_result *r, const char *variant) {
+    char *samples_path = xasprintf("%s/samples.mp", run);
+    if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: --why needs the samples the index was built from");
+    feature_text *text = feature_text_open(engine_index(g), samples_path);
+    ties *t = ties_open(g, text);
+    int64_t *members = xmalloc(sizeof(int64_t) * (size_t)(r->nseeds + r->naccepted + 1));
+    int n = why_members(r->seeds, r->nseeds, r->accepted, r->naccepted, members);
+    why_set s = {members, n, n - r->nseeds, r->negatives, r->nnegatives};
+    seedfeat_opts o = engine_select_opts(q, n - r->nseeds);
+    seedfeat_set others = engine_select_others(g, q);
+    json_t *j = why_json(t, &r->place, &s, &o, &others, REQUEST_DEFAULT_FEATURES);
+    json_object_set_new(j, "variant", json_string(variant));
+    json_object_set_new(j, "size", json_integer(q->size));
+    json_dumpf(j, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
+    putchar('\n');
+    log_info("%s", json_string_value(json_object_get(j, "summary")));
+    json_decref(j);
+    free(members);
+    ties_free(t);
+    feature_text_close(text);
+    free(samples_path);
 }
 
 static void print_json(const corpus_index *x, const engine_result *r, const char *variant, json_t *name,
@@ -223,7 +252,7 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 
 int main(int argc, char **argv) {
     const char *run = NULL, *index_path = NULL;
-    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *cut_mode = "none";
+    const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *cut_mode = "none", *why = NULL;
     double cut_fraction = CONFIDENCE_CUT_FRACTION;
     seed_input seeds = {0}, negatives = {0}, accepted = {0}; /* the last two: a list and single names */
     engine_config ec = engine_config_defaults();
@@ -242,6 +271,7 @@ int main(int argc, char **argv) {
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions, above_cut) or JSON", 0, 0},
         {"cut", OPT_STRING, &cut_mode, "none|auto", "none: every entity of --size, the cut marked (above_cut, \"cut\"); auto: only the entities above the cut, where the method's confidence drops (docs/cut.md; also in --out)", 0, 0},
         CONFIDENCE_CUT_CLI_OPTION(cut_fraction, ""),
+        {"why", OPT_STRING, &why, "NAME", "instead of the ranking, print as JSON where it places this entity (a name or eid: its rank, or its place after the list) and the context features it shares with the seeds and lacks (the answer of serve's /api/entity/{eid}/why; needs --run)", 0, 0},
         {"class", OPT_STRING, &cls, "NAME", "class name recorded in --out", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "also write the ranking as a `ranked` artifact", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
@@ -258,6 +288,8 @@ int main(int argc, char **argv) {
     if (strcmp(cut_mode, "none") && strcmp(cut_mode, "auto")) die_usage("--cut: expected none or auto, found '%s'", cut_mode);
     int cut_auto = !strcmp(cut_mode, "auto");
     if (queries && (!out || seed_input_given(&seeds))) die_usage("--queries needs --out and no --seeds/--seed/--seeds-file");
+    if (why && (queries || !run)) die_usage("--why needs --run (the samples give the features' words) and one seed set");
+    q.explain = why;
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
     q.variant = (engine_variant)v;
     ec.seed = (uint64_t)subset_seed;
@@ -292,18 +324,22 @@ int main(int argc, char **argv) {
         a->cls = xstrdup(cls);
         char err[2048];
         if (engine_query(g, &q, &a->r, err, sizeof err)) die_input(NULL, NULL, "%s", err);
-        confidence_cut cut;
-        cut_answer(&a->r, cut_fraction, cut_auto, &cut);
-        json_t *name = query_set_name(run, x, &a->r);
-        if (!strcmp(format, "tsv")) print_tsv(&a->r, &cut);
-        else print_json(x, &a->r, variant, name, &cut);
-        fflush(stdout);
-        if (cut.dropped) log_info("confidence drops after rank %d of %d (-KL below %.4g)%s", cut.above, cut.n, cut.threshold,
-                                  cut_auto ? ": only those listed (--cut auto)" : "");
-        else log_info("no drop of confidence in the %d listed", cut.n);
-        if (name && json_string_length(json_object_get(name, "text")))
-            log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
-        json_decref(name);
+        if (why) {
+            print_why(run, g, &q, &a->r, variant);
+        } else {
+            confidence_cut cut;
+            cut_answer(&a->r, cut_fraction, cut_auto, &cut);
+            json_t *name = query_set_name(run, x, &a->r);
+            if (!strcmp(format, "tsv")) print_tsv(&a->r, &cut);
+            else print_json(x, &a->r, variant, name, &cut);
+            fflush(stdout);
+            if (cut.dropped) log_info("confidence drops after rank %d of %d (-KL below %.4g)%s", cut.above, cut.n, cut.threshold,
+                                      cut_auto ? ": only those listed (--cut auto)" : "");
+            else log_info("no drop of confidence in the %d listed", cut.n);
+            if (name && json_string_length(json_object_get(name, "text")))
+                log_info("these look like: %s", json_string_value(json_object_get(name, "text")));
+            json_decref(name);
+        }
     }
     if (out) write_ranked(out, path, x, a, n, queries);
     catalog_metric("load_seconds", t_load);

@@ -133,27 +133,33 @@ function pick(i) {
 }
 // Enter on a typed name: the entity it names, resolved as `probexpan query` resolves seeds;
 // an unknown or ambiguous name adds nothing and shows the closest names to pick from.
+// resolveTyped: {entity}, or {message, names} (the closest names) when it names none or several.
+async function resolveTyped(text) {
+  const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
+  if (j.entity) return { entity: j.entity };
+  return { names: j.suggestions, message: j.ambiguous ? `“${text}” names several entities: pick one.`
+    : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : '') };
+}
 let resolveSeq = 0;
 async function addTyped() {
   const text = $('seed-input').value.trim();
   if (!text) return;
   const seq = ++resolveSeq;
   try {
-    const r = await fetch(`/api/resolve?name=${encodeURIComponent(text)}`);
-    const j = await r.json();
+    const a = await resolveTyped(text);
     if (seq !== resolveSeq) return;
-    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
-    if (j.entity) { addSeed(j.entity); return; }
+    if (a.entity) { addSeed(a.entity); return; }
     closeSuggestions();
-    nameHelp(j.ambiguous ? `“${text}” names several entities: pick one.`
-      : `No entity is called “${text}”.` + (j.suggestions.length ? ' Closest names:' : ''), j.suggestions);
+    nameHelp(a.message, a.names);
   } catch (e) {
     if (seq === resolveSeq) nameHelp(e.message);
   }
 }
-// The line under the seed box: a message and names to click (null: hidden).
-function nameHelp(message, names = []) {
-  const box = $('name-help');
+// A help line (the element `id`): a message and names to click, each doing pick(e) (null: hidden).
+function helpLine(id, message, names, pick, title) {
+  const box = $(id);
   box.textContent = '';
   box.hidden = !message;
   if (!message) return;
@@ -161,10 +167,14 @@ function nameHelp(message, names = []) {
   names.forEach((e) => {
     const b = el('button', 'name-pick', e.name);
     b.type = 'button';
-    b.title = `add ${e.name} (eid ${e.eid}) as a seed`;
-    b.addEventListener('click', () => addSeed(e));
+    b.title = title(e);
+    b.addEventListener('click', () => pick(e));
     box.append(b);
   });
+}
+// The line under the seed box.
+function nameHelp(message, names = []) {
+  helpLine('name-help', message, names, addSeed, (e) => `add ${e.name} (eid ${e.eid}) as a seed`);
 }
 function onSeedKey(ev) {
   const open = !$('suggestions').hidden;
@@ -187,13 +197,18 @@ function busy(on) {
   $('list').setAttribute('aria-busy', String(on));
   document.body.classList.toggle('busy', on);
 }
-function exportHref(format) {
+// The expansion on screen as query-string parameters (export, why).
+function expansionParams() {
   const p = new URLSearchParams();
   state.seeds.forEach((e) => p.append('seed', e.eid));
   state.accepted.forEach((e) => p.append('accepted', e.eid));
   state.negatives.forEach((e) => p.append('negative', e.eid));
   p.set('size', state.size);
   p.set('variant', state.variant);
+  return p;
+}
+function exportHref(format) {
+  const p = expansionParams();
   p.set('format', format);
   if (state.cutOnly) p.set('cut', 'auto');
   return `/api/export?${p}`;
@@ -256,21 +271,30 @@ async function run() {
 // ---- the ranked list (one fragment per result; rows are cheap, no per-row listeners) ----
 const figFormat = (v) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(3) : String(v));
 const ordinal = (n) => `${n}${(n % 100 >= 11 && n % 100 <= 13) ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
-// A row's reason in plain words: the set's heads its definitions share, when it was found by
-// the search from the seeds, how close its distribution is to theirs (the raw figures: on hover
-// and in the exports).
+// The set's members in words, the accepted entities counted as seeds (as the set's name does).
+function membersText(r) {
+  const n = r.seeds.length + r.accepted.filter((a) => !r.seeds.some((s) => s.eid === a.eid)).length;
+  return `${n} seeds`;
+}
+// A row's reason in plain words: the context features it shares with every seed (or with some),
+// the set's heads its definitions share; the raw figures on hover and in the exports.
 function reason(e) {
-  const parts = [];
-  if (e.heads && e.heads.length) parts.push(`is a ${e.heads[0]}`); // the set's best head it holds
-  if (Number.isInteger(e.order)) parts.push(`found ${ordinal(e.order)}`);
-  if (Number.isInteger(e.kl_rank)) parts.push(`${ordinal(e.kl_rank)} closest`);
-  return parts.join(' · ');
+  const parts = [e.shared_all ? `shares ${e.shared_all} context${e.shared_all === 1 ? '' : 's'} with all ${membersText(result)}`
+    : e.shared_any ? `shares ${e.shared_any} context${e.shared_any === 1 ? '' : 's'} with some seeds` : 'shares no context with the seeds'];
+  if (e.heads && e.heads.length) parts.push(`is a: ${e.heads[0]}`); // the set's best head it holds (all on hover)
+  return parts.join('; ');
+}
+function reasonTitle(e) {
+  return [...result.figures.map((f) => `${f} ${figFormat(e[f])}`), `shared_all ${e.shared_all}`, `shared_any ${e.shared_any}`,
+    `found ${ordinal(e.order)} by the search, ${ordinal(e.kl_rank)} closest to the set`,
+    ...(e.heads && e.heads.length ? [`is a: ${e.heads.join(', ')}`] : [])].join('\n');
 }
 function renderList() {
   const t0 = performance.now();
   const ol = $('list');
   ol.textContent = '';
   $('start').hidden = !!result;
+  $('why-form').hidden = !result;
   document.body.classList.toggle('no-result', !result);
   renderSetName();
   renderCut();
@@ -298,7 +322,7 @@ function renderList() {
     const score = el('span', 'c-score');
     score.append(bar, el('span', 'num', figFormat(e.score)));
     const figs = el('span', 'c-fig', reason(e));
-    figs.title = result.figures.map((f) => `${f} ${figFormat(e[f])}`).join('\n');
+    figs.title = reasonTitle(e);
     li.append(el('span', 'c-rank', String(e.rank)), acts, el('span', 'c-name', e.name), score, figs,
               el('span', 'c-ment', String(e.mentions)));
     if (i === selected) li.classList.add('selected');
@@ -495,9 +519,9 @@ async function showContexts(e) {
 
 // The context features the entity shares with the seeds (pattern model), best first: what
 // each contributes to its mean cosine similarity to the seeds, and how often it was seen.
-function renderTies(j) {
+function renderTies(j, title = 'Why it is here') {
   const sec = el('section', 'ties');
-  sec.append(el('h3', null, 'Why it is here'));
+  sec.append(el('h3', null, title));
   sec.append(el('p', 'muted', j.features.length
     ? `similarity to the ${j.seeds.length} seed${j.seeds.length > 1 ? 's' : ''} ${j.similarity.toFixed(3)}, from ${j.shared_features} shared context features; the strongest:`
     : 'It shares no context feature with the seeds.'));
@@ -532,6 +556,8 @@ document.addEventListener('DOMContentLoaded', () => {
     r.addEventListener('change', () => change(() => { state.variant = r.value; })));
   $('size').addEventListener('change', () => change(() => { state.size = Number($('size').value); }));
   $('cut-only').addEventListener('change', () => { state.cutOnly = $('cut-only').checked; run(); });
+  $('why-form').addEventListener('submit', (ev) => { ev.preventDefault(); askWhy(); });
+  $('why-input').addEventListener('input', () => whyHelp(null));
   document.addEventListener('keydown', (ev) => {
     const typing = ev.target === input;
     if (ev.key === '/' && !typing) { input.focus(); ev.preventDefault(); }
@@ -564,4 +590,89 @@ async function loadInfo() {
   } catch (e) {
     showError(`cannot reach the server: ${e.message}`);
   }
+}
+
+// ---- why not X? An entity the user misses from the list: where the expansion on screen puts
+// it, the contexts it shares with the seeds and those of the seeds it lacks; one click accepts it.
+// A typed name resolves as a seed does: an unknown or ambiguous one shows the closest names.
+let whySeq = 0;
+function whyHelp(message, names = []) {
+  helpLine('why-help', message, names, (e) => { whyHelp(null); showWhy(e); }, (e) => `why not ${e.name} (eid ${e.eid})?`);
+}
+async function askWhy() {
+  const text = $('why-input').value.trim();
+  if (!text) return;
+  const seq = ++whySeq;
+  try {
+    const a = await resolveTyped(text);
+    if (seq !== whySeq) return;
+    if (a.entity) { whyHelp(null); showWhy(a.entity); return; }
+    whyHelp(a.message, a.names);
+  } catch (e) {
+    if (seq === whySeq) whyHelp(e.message);
+  }
+}
+async function showWhy(e) {
+  const seq = ++whySeq;
+  contextSeq++; // the panel is the answer's now, not an entity's sentences
+  shown = null;
+  const box = $('detail');
+  box.textContent = '';
+  box.append(el('h2', null, `Why not ${e.name}?`), el('p', 'muted', 'expanding…'));
+  try {
+    const p = expansionParams();
+    p.set('features', 8);
+    const r = await fetch(`/api/entity/${e.eid}/why?${p}`);
+    const j = await r.json();
+    if (seq !== whySeq) return;
+    if (!r.ok) throw new Error(j.error ? j.error.message : `HTTP ${r.status}`);
+    renderWhy(j);
+    if (j.status === 'listed') select(j.rank - 1);
+  } catch (err) {
+    if (seq === whySeq) { box.textContent = ''; box.append(el('p', 'error', err.message)); }
+  }
+}
+function renderWhy(j) {
+  const box = $('detail');
+  box.textContent = '';
+  box.append(el('h2', null, `Why not ${j.name}?`));
+  const fig = j.status === 'listed' ? `rank ${j.rank} · score ${figFormat(j.score)} · kl_score ${figFormat(j.kl_score)}`
+    : j.status === 'outside' ? `rank ≈ ${j.rank} (not in the top ${j.listed}) · kl_score ${figFormat(j.kl_score)}` : j.status;
+  const figs = el('p', 'why-figures', fig);
+  figs.title = `search_rank ${j.search_rank}\nkl_rank ${j.kl_rank}\nlisted −KL from ${j.list_kl_score.map(figFormat).join(' to ')}\n` +
+    `shared_all ${j.shared_all} · shared_features ${j.shared_features}\nselected ${j.selected_features} · held ${j.selected_held}`;
+  box.append(figs, el('p', 'why-summary', j.summary));
+  if (j.status !== 'seed' && j.status !== 'accepted') {
+    const acc = el('button', 'why-accept', `✓ Accept ${j.name}`);
+    acc.type = 'button';
+    acc.title = j.status === 'rejected' ? 'take it back from the rejected and accept it' : 'it joins the accepted entities';
+    acc.addEventListener('click', () => acceptWhy(j));
+    box.append(acc);
+  }
+  box.append(renderTies({ ...j, seeds: j.members }, 'What it shares with the seeds'));
+  const sec = el('section', 'ties missing');
+  sec.append(el('h3', null, 'What the seeds share that it lacks'));
+  sec.append(el('p', 'muted', j.missing.length
+    ? `${j.selected_features - j.selected_held} of the ${j.selected_features} contexts the seeds share most; the strongest:`
+    : 'It holds every context the seeds share most.'));
+  const ol = el('ol', 'tie-list');
+  j.missing.forEach((f) => {
+    const li = el('li', `tie ${f.kind}`);
+    li.title = `weight ${f.weight}; seen with ${j.members.map((s, k) => `${s.name} ${f.seed_counts[k]}`).join(', ')}`;
+    li.append(el('span', 'tie-text', f.feature), el('span', 'tie-count', `${f.seeds_sharing}/${j.members.length} seeds`));
+    ol.append(li);
+  });
+  sec.append(ol);
+  box.append(sec);
+}
+function acceptWhy(j) {
+  const e = { eid: j.eid, name: j.name };
+  $('why-input').value = '';
+  change(() => {
+    state.negatives = state.negatives.filter((o) => o.eid !== e.eid);
+    state.accepted.push(e);
+  });
+  const box = $('detail');
+  box.textContent = '';
+  box.append(el('p', 'placeholder', `${j.name} is accepted: it joins the set (the ✓ chip above) and the list is computed again.`));
 }

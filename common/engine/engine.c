@@ -16,6 +16,7 @@
 #include "base/sort.h"
 #include "dataset/entitynames.h"
 #include "method/anchor.h"
+#include "method/candidates.h"
 #include "method/modelscore.h"
 #include "method/rerank.h"
 #include "method/windowsearch.h"
@@ -98,6 +99,16 @@ void engine_free(engine *g) {
 
 const corpus_index *engine_index(const engine *g) { return &g->idx; }
 const pattern_model *engine_model(const engine *g) { return g->m[0]; }
+
+seedfeat_opts engine_select_opts(const engine_request *q, int accepted) {
+    seedfeat_opts o = q->features;
+    if (!accepted) o.share_fraction = 0;
+    return o;
+}
+
+seedfeat_set engine_select_others(const engine *g, const engine_request *q) {
+    return (seedfeat_set){g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
+}
 
 static const char *const variant_names[] = {"full", "noen", "nocl", "noclen"};
 
@@ -229,6 +240,7 @@ typedef struct {
     engine_result *res;
     int64_t *members; /* the known class members: the seeds, then the accepted entities */
     int nmembers;
+    int64_t explain;  /* the row of q->explain, or -1 */
     pattern_scratch *scratch;
     int32_t *mark;
 } call;
@@ -246,6 +258,14 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
     return -1;
 }
 
+/* The row a token names (a name or an eid, or only an eid when by_eid); -1 with the reason in msg. */
+static int64_t resolve_one(const engine *g, const char *token, int by_eid, char *msg, size_t msglen) {
+    if (!by_eid) return name_lookup(&g->names, token, msg, msglen);
+    int64_t r = intmap_get(&g->idx.row_of_eid, strtoll(token, NULL, 10));
+    if (r < 0) snprintf(msg, msglen, "eid %s is not an entity of the index (fewer than 2 mentions?)", token);
+    return r;
+}
+
 /* Resolves tokens[0..n-1] into rows (duplicates dropped); -1 with the message on a bad name. */
 static int resolve(const engine *g, const char *what, const char *const *tokens, int n, int by_eid, int64_t **rows,
                    int *nrows, char *err, size_t errlen) {
@@ -253,10 +273,7 @@ static int resolve(const engine *g, const char *what, const char *const *tokens,
     *nrows = 0;
     for (int i = 0; i < n; i++) {
         char msg[1200];
-        int64_t r = -1;
-        if (!by_eid) r = name_lookup(&g->names, tokens[i], msg, sizeof msg);
-        else if ((r = intmap_get(&g->idx.row_of_eid, strtoll(tokens[i], NULL, 10))) < 0)
-            snprintf(msg, sizeof msg, "eid %s is not an entity of the index (fewer than 2 mentions?)", tokens[i]);
+        int64_t r = resolve_one(g, tokens[i], by_eid, msg, sizeof msg);
         if (r < 0) return fail(err, errlen, "%s %d: %s", what, i + 1, msg);
         int dup = 0;
         for (int k = 0; k < *nrows && !dup; k++) dup = (*rows)[k] == r;
@@ -333,6 +350,54 @@ static void select_models(call *c, pattern_refinement *const *ref, int *kept, do
         }
 }
 
+/* Where the final search (x: the final set, members first; it[0..n-1]: its re-ranking; ranked:
+ * the list) and its rows place the explained entity (engine_place, engine.h). */
+static void place_entity(call *c, anchor_scorer *sc, const row_source *rows, const windowsearch_query *x,
+                         const rerank_item *it, const int64_t *ranked, int n, const anchor_weighting *bands) {
+    engine_place *p = &c->res->place;
+    int64_t e = c->explain, E = c->g->idx.ent.n;
+    p->row = e;
+    p->listed = n;
+    for (int i = 0; i < n; i++) {
+        if (!i || it[i].s > p->list_kl_best) p->list_kl_best = it[i].s;
+        if (!i || it[i].s < p->list_kl_worst) p->list_kl_worst = it[i].s;
+    }
+    if (contains_row(c->res->seeds, c->res->nseeds, e)) { p->kind = ENGINE_PLACE_SEED; return; }
+    if (contains_row(c->members, c->nmembers, e)) { p->kind = ENGINE_PLACE_ACCEPTED; return; }
+    for (int i = 0; i < n; i++)
+        if (ranked[i] == e) {
+            *p = (engine_place){ENGINE_PLACE_LISTED, e, i + 1, 0, it[i].rank, it[i].order, it[i].s, it[i].score,
+                                n, p->list_kl_best, p->list_kl_worst};
+            return;
+        }
+    p->kind = contains_row(c->res->negatives, c->res->nnegatives, e) ? ENGINE_PLACE_REJECTED : ENGINE_PLACE_OUTSIDE;
+    int m = x->n + 1; /* the final set with e as its last member */
+    int64_t *set = xmalloc(sizeof(int64_t) * (size_t)m);
+    double *mult = xmalloc(sizeof(double) * (size_t)m);
+    memcpy(set, x->rows, sizeof(int64_t) * (size_t)x->n);
+    set[x->n] = e;
+    for (int i = 0; i < m; i++) mult[i] = anchor_multiplier(bands, i);
+    p->kl_score = anchor_score(sc, e, x->n, set, mult, m);
+    p->kl_rank = 1;
+    for (int i = 0; i < n; i++) p->kl_rank += it[i].s > p->kl_score;
+    candidates_order co; /* the search's order of what is left after the final set */
+    candidates_init(&co, rows, CAND_MEAN);
+    unsigned char *blocked = xcalloc((size_t)E, 1);
+    for (int i = 0; i < x->n; i++) {
+        candidates_add_member(&co, x->rows[i]);
+        blocked[x->rows[i]] = 1;
+    }
+    for (int i = 0; i < c->res->nnegatives; i++) blocked[c->res->negatives[i]] = 1;
+    p->search_rank = 1;
+    for (int64_t f = 0; f < E; f++)
+        p->search_rank += !blocked[f] && f != e && (co.score[f] > co.score[e] || (co.score[f] == co.score[e] && f < e));
+    if (p->kind == ENGINE_PLACE_OUTSIDE) p->rank = n + p->search_rank;
+    candidates_free(&co);
+    free(blocked);
+    free(mult);
+    free(set);
+}
+
 /* Window search (seeds + size) and official re-ranking over the mean rows of models[0..k-1]
  * (ascending indices, as an ensemble averages them); the expanded rows in re-ranked order
  * into *ranked (n of them) and, when items is not NULL, the per-entity figures. */
@@ -361,6 +426,7 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
             (*items)[i] = (engine_item){row, idx->ent.eid[row], idx->ent.name[row], it[i].score, it[i].order,
                                         it[i].rank, it[i].s, x.score[it[i].order - 1], idx->mentions[row]};
         }
+        if (c->explain >= 0) place_entity(c, &sc, &r.src, &x, it, *ranked, n, &bands);
     }
     free(it);
     windowsearch_query_free(&x);
@@ -465,8 +531,12 @@ static double thread_cpu_seconds(void) {
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen) {
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
-    call c = {g, q, out, NULL, 0, NULL, NULL};
-    if (check_request(g, q, out, &c.members, &c.nmembers, err, errlen)) {
+    call c = {g, q, out, NULL, 0, -1, NULL, NULL};
+    char msg[1200];
+    int bad = check_request(g, q, out, &c.members, &c.nmembers, err, errlen);
+    if (!bad && q->explain && (c.explain = resolve_one(g, q->explain, q->by_eid, msg, sizeof msg)) < 0)
+        bad = fail(err, errlen, "entity to explain: %s", msg);
+    if (bad) {
         free(c.members);
         engine_result_free(out);
         return -1;
@@ -481,10 +551,9 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     out->models_kept = 1;
     if (ensemble) nm = ensemble_models(&c, NULL, models);
     pattern_refinement *ref[ENGINE_MAX_MODELS] = {0}, *sf[ENGINE_MAX_MODELS] = {0};
-    seedfeat_set others = {g->background, (int)(q->select_others < g->idx.ent.n ? q->select_others : g->idx.ent.n)};
+    seedfeat_set others = engine_select_others(g, q);
     seedfeat_set rejected = {out->negatives, out->nnegatives};
-    seedfeat_opts feat = q->features; /* the set's share only counts once entities are accepted */
-    if (!has_accepted(&c)) feat.share_fraction = 0;
+    seedfeat_opts feat = engine_select_opts(q, c.nmembers - out->nseeds);
     if (q->select) select_features(&c, ensemble, &feat, &others, &rejected, models, &nm, sf);
     /* the unrefined ensemble, kept for the check */
     int unref_models[ENGINE_MAX_MODELS], unref_nm = nm, unref_kept[ENGINE_MAX_MODELS];

@@ -127,6 +127,8 @@ typedef struct {
     int select_others; /* the other entities of the selection: the first N of the background order (500) */
     int refine_check;  /* 1 (default): the refinement check (above); 0: the paper's E_pos, the
                         * refined models always answer */
+    const char *explain; /* NULL, or one more entity (a name or eid, as the seeds): where the
+                          * answer places it (engine_place) */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -162,6 +164,13 @@ engine_request engine_request_defaults(void);
     {"select-others-n", OPT_INT, &(q).select_others, "N", "--select: other entities: the first N of a fixed pseudo-random order", 1, 100000000}, \
     {"select-size", OPT_INT, &(q).select_size, "N", "--select: search size of a re-selection round", 1, 1000000}
 
+/* The "other entities" a request's feature selection scores against (its select_others first
+ * entities of the fixed background order), for explaining that selection. */
+seedfeat_set engine_select_others(const engine *g, const engine_request *q);
+/* The options that selection runs with: q->features, the set's share counting only once
+ * entities beyond the seeds are accepted (`accepted` of them). */
+seedfeat_opts engine_select_opts(const engine_request *q, int accepted);
+
 typedef struct {
     int64_t row, eid;
     const char *name;     /* points into the engine's index */
@@ -172,6 +181,26 @@ typedef struct {
     double search_score;  /* the window search's anchor score when the entity was added */
     int64_t mentions;     /* the entity's mentions in the corpus */
 } engine_item;
+
+/* Where an answer places the entity of engine_request.explain ("why not X?"):
+ *   LISTED    in the ranking, at `rank`, with its figures (score, order, kl_rank, kl_score);
+ *   OUTSIDE   not in it: search_rank is its place in the final search's candidate order
+ *             after the list (the sum of the final set's rows, seeds + accepted + the list,
+ *             descending; 1 = the entity the search would take next), rank = n + search_rank;
+ *             kl_score is the re-ranking's -KL with it as the final set's last member, and
+ *             kl_rank its place among the listed entities by that score (1 + those above it);
+ *   REJECTED  a negative seed, never listed: the figures of OUTSIDE, rank 0;
+ *   SEED, ACCEPTED  a known member: no figures (rank 0). */
+typedef enum { ENGINE_PLACE_NONE, ENGINE_PLACE_LISTED, ENGINE_PLACE_OUTSIDE, ENGINE_PLACE_REJECTED, ENGINE_PLACE_SEED,
+               ENGINE_PLACE_ACCEPTED } engine_place_kind;
+typedef struct {
+    engine_place_kind kind;
+    int64_t row;
+    int rank, search_rank, kl_rank, order;
+    double kl_score, score;
+    int listed;                           /* entities in the ranking */
+    double list_kl_best, list_kl_worst;   /* the highest and lowest kl_score among them */
+} engine_place;
 
 typedef struct {
     int nseeds, nnegatives, naccepted;
@@ -189,6 +218,7 @@ typedef struct {
     double holdout_single, holdout_unrefined, holdout_refined;
     double seconds;       /* wall time of the call */
     double cpu_seconds;   /* CPU time of the calling thread */
+    engine_place place;   /* of the request's `explain` entity (kind NONE without one) */
 } engine_result;
 
 #define ENGINE_STOPPED (-2)

@@ -14,6 +14,7 @@
 #include "model/class_report.h"
 #include "method/confidence_cut.h"
 #include "model/set_name.h"
+#include "serve/why.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
 #define SUGGESTIONS 5
@@ -181,12 +182,22 @@ static int contains(const int64_t *rows, int n, int64_t row) {
 
 typedef struct {
     int64_t seeds[REQUEST_MAX_LIST], accepted[REQUEST_MAX_LIST], negatives[REQUEST_MAX_LIST];
+    int64_t members[2 * REQUEST_MAX_LIST]; /* the seeds, then the accepted entities that are not seeds */
+    int nmembers;
     expand_job job;
     expand_result res;
     double ms;
     set_name name; /* what the set's seeds and accepted entities share */
     confidence_cut cut; /* where the list's confidence drops */
+    int64_t *shared_all, *shared_any; /* per listed entity: context features it shares with all members, with one */
 } expansion;
+
+static void expansion_free(expansion *x) {
+    expand_result_free(&x->res);
+    free(x->shared_all);
+    free(x->shared_any);
+    free(x);
+}
 
 /* Where x's confidence drops (confidence_cut.h) on its kl_score figure (none: nothing drops);
  * with "cut": "auto" the list keeps only the entities above it. */
@@ -200,10 +211,12 @@ static void cut_expansion(const serve_expander *ex, expansion *x, int keep_above
     if (keep_above) x->res.n = x->cut.above;
 }
 
-/* Resolves and runs q; 0, or the status of the error response written into r. */
-static int run_expansion(const serve_ctx *c, const expand_request *q, expansion *x, api_response *r) {
+/* Resolves and runs q (placing row `explain` too, when >= 0); 0, or the status of the error
+ * response written into r. */
+static int run_expansion(const serve_ctx *c, const expand_request *q, int64_t explain, expansion *x, api_response *r) {
     expand_job *j = &x->job;
     memset(j, 0, sizeof *j);
+    j->explain = explain;
     int rc = resolve_refs(c->lex, q->seeds, q->nseeds, "seeds", x->seeds, &j->nseeds, r);
     if (!rc) rc = resolve_refs(c->lex, q->accepted, q->naccepted, "accepted", x->accepted, &j->naccepted, r);
     if (!rc) rc = resolve_refs(c->lex, q->negatives, q->nnegatives, "negative_seeds", x->negatives, &j->nnegatives, r);
@@ -239,10 +252,12 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, expansion 
         return rc;
     }
     cut_expansion(&c->expander, x, q->cut_auto);
-    int64_t set[2 * REQUEST_MAX_LIST];
-    memcpy(set, x->seeds, sizeof(int64_t) * (size_t)j->nseeds);
-    memcpy(set + j->nseeds, x->accepted, sizeof(int64_t) * (size_t)j->naccepted);
-    set_name_find(&x->name, c->heads, c->text, set, j->nseeds + j->naccepted, x->res.rows, x->res.n);
+    x->nmembers = why_members(x->seeds, j->nseeds, x->accepted, j->naccepted, x->members);
+    set_name_find(&x->name, c->heads, c->text, x->members, x->nmembers, x->res.rows, x->res.n);
+    x->shared_all = xmalloc(sizeof(int64_t) * (size_t)(x->res.n + 1));
+    x->shared_any = xmalloc(sizeof(int64_t) * (size_t)(x->res.n + 1));
+    ties_shared_counts(engine_model(ties_engine(c->ties)), x->members, x->nmembers, x->res.rows, x->res.n, x->shared_all,
+                       x->shared_any);
     return 0;
 }
 
@@ -283,6 +298,8 @@ static json_t *expansion_json(const serve_ctx *c, const expansion *x) {
             if (genus_heads_count(c->heads, x->res.rows[i], x->name.heads[h].feature) > 0)
                 json_array_append_new(heads, json_string(x->name.words[h]));
         json_object_set_new(e, "heads", heads);
+        json_object_set_new(e, "shared_all", json_integer(x->shared_all[i]));
+        json_object_set_new(e, "shared_any", json_integer(x->shared_any[i]));
         json_array_append_new(list, e);
     }
     json_object_set_new(root, "entities", list);
@@ -298,9 +315,8 @@ void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *
     int rc = expand_request_from_json(body, len, &q, err, sizeof err);
     if (rc) { api_error(r, rc, err); return; }
     expansion *x = xcalloc(1, sizeof *x);
-    if (!run_expansion(c, &q, x, r)) respond_json(r, 200, expansion_json(c, x));
-    expand_result_free(&x->res);
-    free(x);
+    if (!run_expansion(c, &q, -1, x, r)) respond_json(r, 200, expansion_json(c, x));
+    expansion_free(x);
     expand_request_free(&q);
 }
 
@@ -312,7 +328,7 @@ static void tsv_rows(FILE *f, const lexicon *lex, const int64_t *rows, int n, co
         fprintf(f, "\t%lld\t", (long long)lexicon_eid(lex, rows[i]));
         tsv_field(f, lexicon_name(lex, rows[i]));
         fprintf(f, "\t%s\t", status);
-        for (int k = 0; k <= nfigures; k++) fputc('\t', f); /* the figures, above_cut */
+        for (int k = 0; k < nfigures + 3; k++) fputc('\t', f); /* the figures, above_cut, shared_all, shared_any */
         fputc('\n', f);
     }
 }
@@ -324,7 +340,7 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
     if (!f) die_errno("open_memstream");
     fprintf(f, "rank\teid\tname\tstatus\tscore");
     for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%s", ex->figure_names[k]);
-    fputs("\tabove_cut\n", f);
+    fputs("\tabove_cut\tshared_all\tshared_any\n", f);
     tsv_rows(f, c->lex, x->job.seeds, x->job.nseeds, "seed", ex->nfigures);
     tsv_rows(f, c->lex, x->job.accepted, x->job.naccepted, "accepted", ex->nfigures);
     for (int i = 0; i < x->res.n; i++) {
@@ -332,7 +348,7 @@ static void export_tsv(const serve_ctx *c, const expansion *x, api_response *r) 
         tsv_field(f, lexicon_name(c->lex, x->res.rows[i]));
         fprintf(f, "\tcandidate\t%.6g", x->res.score[i]);
         for (int k = 0; k < ex->nfigures; k++) fprintf(f, "\t%.6g", x->res.figures[(size_t)i * (size_t)ex->nfigures + (size_t)k]);
-        fprintf(f, "\t%d\n", i < x->cut.above);
+        fprintf(f, "\t%d\t%lld\t%lld\n", i < x->cut.above, (long long)x->shared_all[i], (long long)x->shared_any[i]);
     }
     tsv_rows(f, c->lex, x->job.negatives, x->job.nnegatives, "rejected", ex->nfigures);
     if (x->name.n) { /* the last line, a comment: readers of the rows (by status) skip it */
@@ -354,7 +370,7 @@ void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r
     int rc = expand_request_from_params(p, n, &q, err, sizeof err);
     if (rc) { api_error(r, rc, err); return; }
     expansion *x = xcalloc(1, sizeof *x);
-    if (!run_expansion(c, &q, x, r)) {
+    if (!run_expansion(c, &q, -1, x, r)) {
         if (q.format == EXPORT_JSON) {
             respond_json(r, 200, expansion_json(c, x));
             r->filename = "expansion.json";
@@ -363,8 +379,7 @@ void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r
             r->filename = "expansion.tsv";
         }
     }
-    expand_result_free(&x->res);
-    free(x);
+    expansion_free(x);
     expand_request_free(&q);
 }
 
@@ -392,23 +407,7 @@ static void ties_json(const ties *t, int64_t row, const int64_t *seeds, int nsee
     ties_result tr;
     ties_explain(t, row, seeds, nseeds, limit, &tr);
     json_t *list = json_array();
-    for (int i = 0; i < tr.n; i++) {
-        const tie *it = &tr.items[i];
-        json_t *o = json_object(), *counts = json_array();
-        /* vocabulary tokens are UTF-8 (checked when the corpus was read); a cut may split one */
-        json_t *text = json_string(it->text);
-        json_object_set_new(o, "feature", text ? text : json_string("(not UTF-8)"));
-        static const char *const kind_name[] = {[PATTERN_NGRAM] = "pattern", [PATTERN_BAG] = "word", [PATTERN_GENUS] = "genus",
-                                                [PATTERN_LIST] = "list", [PATTERN_HEAD] = "head", [PATTERN_NAME] = "name"};
-        json_object_set_new(o, "kind", json_string(kind_name[it->kind]));
-        json_object_set_new(o, "weight", json_real(it->weight));
-        json_object_set_new(o, "count", json_integer(it->count));
-        for (int s = 0; s < nseeds; s++) json_array_append_new(counts, json_integer(tr.seed_count[(size_t)i * (size_t)nseeds + (size_t)s]));
-        json_object_set_new(o, "seed_counts", counts);
-        json_object_set_new(o, "seeds_sharing", json_integer(it->seeds_sharing));
-        json_object_set_new(o, "contribution", json_real(it->contribution));
-        json_array_append_new(list, o);
-    }
+    for (int i = 0; i < tr.n; i++) json_array_append_new(list, why_feature_json(&tr, i, "contribution"));
     json_object_set_new(root, "similarity", nseeds ? json_real(tr.similarity) : json_null());
     json_object_set_new(root, "shared_features", json_integer(tr.shared));
     json_object_set_new(root, "features", list);
@@ -433,6 +432,37 @@ void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, 
         respond_json(r, 200, root);
     }
     contexts_request_free(&q);
+}
+
+/* ---- GET /api/entity/{eid}/why ---- */
+
+void api_why(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r) {
+    char err[REQUEST_ERR];
+    expand_request q;
+    int features, rc = why_request_from_params(p, n, &q, &features, err, sizeof err);
+    if (rc) { api_error(r, rc, err); return; }
+    int64_t row = lexicon_row_of_eid(c->lex, eid);
+    if (row < 0) {
+        snprintf(err, sizeof err, "no entity with eid %lld in this run", (long long)eid);
+        api_error(r, 404, err);
+        expand_request_free(&q);
+        return;
+    }
+    expansion *x = xcalloc(1, sizeof *x);
+    if (!run_expansion(c, &q, row, x, r)) {
+        engine_request dflt = engine_request_defaults(); /* the feature selection as the expansion ran it */
+        int accepted = x->nmembers - x->job.nseeds;
+        seedfeat_opts o = engine_select_opts(&dflt, accepted);
+        seedfeat_set others = engine_select_others(ties_engine(c->ties), &dflt);
+        why_set s = {x->members, x->nmembers, accepted, x->negatives, x->job.nnegatives};
+        json_t *root = why_json(c->ties, &x->res.place, &s, &o, &others, features);
+        json_object_set_new(root, "variant", json_string(variant_names[x->job.variant]));
+        json_object_set_new(root, "size", json_integer(x->job.size));
+        json_object_set_new(root, "elapsed_ms", json_real(x->ms));
+        respond_json(r, 200, root);
+    }
+    expansion_free(x);
+    expand_request_free(&q);
 }
 
 /* ---- GET /api/classes ---- */

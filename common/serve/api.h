@@ -10,13 +10,19 @@
  *   POST /api/expand   {seeds, negative_seeds, accepted, size, variant}   (api_expand)
  *   GET  /api/entity/{eid}/contexts?limit=5&seed=..   example sentences, and the context
  *                                              features tying the entity to the seeds (api_contexts)
+ *   GET  /api/entity/{eid}/why?seed=..         "why not X?": where the expansion of these
+ *                                              parameters places the entity, the features it
+ *                                              shares with the seeds and lacks (api_why,
+ *                                              common/serve/why.h)
  *   GET  /api/export?seed=..&format=tsv|json   the expansion as a file (api_export)
  *   GET  /api/classes                          the classes the corpus holds, before any seed
  *                                              (common/model/class_proposals.h; computed on
  *                                              the first call, then cached) (api_classes)
  *
  * An expansion's answer carries its set's name (common/model/set_name.h): the definition
- * heads its seeds and accepted entities share, with their support in the list.
+ * heads its seeds and accepted entities share, with their support in the list; and per listed
+ * entity the context features it shares with all of them and with at least one
+ * (ties_shared_counts: the words of the page's reason per row).
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
  * in a path, 422 names that resolve to no entity or to several (with suggestions), seeds
@@ -45,6 +51,7 @@ typedef struct {
     int nseeds, naccepted, nnegatives;
     int size;
     expand_variant variant;
+    int64_t explain; /* a row to place in the answer ("why not X?"), or -1 */
 } expand_job;
 
 /* The ranked list: rows[i] with its score (what the list is sorted by) and nfigures more
@@ -54,6 +61,7 @@ typedef struct {
     int64_t *rows;
     double *score;
     double *figures;
+    engine_place place; /* of the job's explain row (kind ENGINE_PLACE_NONE without one) */
 } expand_result;
 
 typedef struct {
@@ -107,6 +115,7 @@ void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *r);
 void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);
+void api_why(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_response *r);
 void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_classes(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r);

@@ -34,6 +34,9 @@ static int run(void *state, const expand_job *job, expand_result *out, char *err
     q.nnegatives = job->nnegatives;
     q.variant = (engine_variant)engine_variant_parse(variant_names[job->variant]);
     q.size = job->size;
+    char explain[24];
+    snprintf(explain, sizeof explain, "%lld", job->explain >= 0 ? (long long)engine_index(g)->ent.eid[job->explain] : -1LL);
+    q.explain = job->explain >= 0 ? explain : NULL;
     engine_result r;
     char msg[1024];
     int rc = engine_query(g, &q, &r, msg, sizeof msg);
@@ -45,6 +48,7 @@ static int run(void *state, const expand_job *job, expand_result *out, char *err
         return rc == ENGINE_STOPPED ? 503 : 422;
     }
     out->n = r.n;
+    out->place = r.place;
     out->rows = xmalloc(sizeof(int64_t) * (size_t)(r.n + 1));
     out->score = xmalloc(sizeof(double) * (size_t)(r.n + 1));
     out->figures = xmalloc(sizeof(double) * NFIGURES * (size_t)(r.n + 1));

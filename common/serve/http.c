@@ -267,6 +267,7 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     else if (st->rt.kind == ROUTE_INFO) api_info(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_ENTITIES) api_entities(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_CONTEXTS) api_contexts(s->ctx, st->rt.eid, pl->p, pl->n, &r);
+    else if (st->rt.kind == ROUTE_WHY) api_why(s->ctx, st->rt.eid, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_CLASSES) api_classes(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_RESOLVE) api_resolve(s->ctx, pl->p, pl->n, &r);
     else api_export(s->ctx, pl->p, pl->n, &r);

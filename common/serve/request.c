@@ -66,8 +66,8 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
     int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST");
     memset(r, 0, sizeof *r);
     const char *want = "GET";
-    static const char entity_prefix[] = "/api/entity/", contexts_suffix[] = "/contexts";
-    size_t n = strlen(path), lp = sizeof entity_prefix - 1, ls = sizeof contexts_suffix - 1;
+    static const char entity_prefix[] = "/api/entity/", contexts_suffix[] = "/contexts", why_suffix[] = "/why";
+    size_t n = strlen(path), lp = sizeof entity_prefix - 1, ls = sizeof contexts_suffix - 1, lw = sizeof why_suffix - 1;
     if (!strcmp(path, "/api/info")) {
         r->kind = ROUTE_INFO;
     } else if (!strcmp(path, "/api/entities")) {
@@ -85,12 +85,16 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         r->kind = ROUTE_CONTEXTS;
         r->eid = parse_eid(path + lp, n - lp - ls);
         if (r->eid < 0) return fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/contexts must be digits");
+    } else if (n > lp + lw && !strncmp(path, entity_prefix, lp) && !strcmp(path + n - lw, why_suffix)) {
+        r->kind = ROUTE_WHY;
+        r->eid = parse_eid(path + lp, n - lp - lw);
+        if (r->eid < 0) return fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/why must be digits");
     } else {
         int i = 0;
         while (i < static_file_count && strcmp(path, static_files[i].url)) i++;
         if (i == static_file_count) {
             char b[80];
-            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, export, classes)",
+            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, entity/{eid}/why, export, classes)",
                         is_valid_utf8(path, strlen(path)) ? excerpt(path, b, sizeof b) : "(not UTF-8)");
         }
         r->kind = ROUTE_STATIC;
@@ -264,8 +268,9 @@ static int param_ref(entity_ref **list, int *n, const char *field, const char *v
     return eid >= 0 ? add_ref(list, n, field, NULL, eid, err, errlen) : add_ref(list, n, field, value, -1, err, errlen);
 }
 
-int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen) {
-    static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "format", "cut", NULL};
+/* The expansion's keys of a query string, the keys `allowed` (format parsed when allowed). */
+static int expansion_params(const query_param *p, int n, const char *const *allowed, expand_request *q, char *err,
+                            size_t errlen) {
     request_defaults(q);
     int rc = request_params_check(p, n, allowed, err, errlen);
     for (int i = 0; !rc && i < n; i++) {
@@ -288,6 +293,19 @@ int expand_request_from_params(const query_param *p, int n, expand_request *q, c
     return rc;
 }
 
+int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen) {
+    static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "format", "cut", NULL};
+    return expansion_params(p, n, allowed, q, err, errlen);
+}
+
+int why_request_from_params(const query_param *p, int n, expand_request *q, int *features, char *err, size_t errlen) {
+    static const char *const allowed[] = {"seed", "negative", "accepted", "size", "variant", "features", NULL};
+    int rc = expansion_params(p, n, allowed, q, err, errlen);
+    if (!rc && (rc = request_param_int(p, n, "features", REQUEST_DEFAULT_FEATURES, 0, REQUEST_MAX_FEATURES, features, err, errlen)))
+        expand_request_free(q);
+    return rc;
+}
+
 
 void expand_request_free(expand_request *q) {
     free_refs(q->seeds, q->nseeds);
@@ -305,7 +323,7 @@ int contexts_request_from_params(const query_param *p, int n, int max_limit, con
     for (int i = 0; !rc && i < n; i++)
         if (!strcmp(p[i].key, "seed")) rc = param_ref(&q->seeds, &q->nseeds, "seed", p[i].value, err, errlen);
     if (!rc) rc = request_param_int(p, n, "limit", 5, 1, max_limit, &q->limit, err, errlen);
-    if (!rc) rc = request_param_int(p, n, "features", 10, 0, REQUEST_MAX_FEATURES, &q->features, err, errlen);
+    if (!rc) rc = request_param_int(p, n, "features", REQUEST_DEFAULT_FEATURES, 0, REQUEST_MAX_FEATURES, &q->features, err, errlen);
     if (rc) contexts_request_free(q);
     return rc;
 }

@@ -23,6 +23,8 @@
 #define REQUEST_MAX_SIZE 1000     /* entities an expansion may return */
 #define REQUEST_DEFAULT_SIZE 50
 #define REQUEST_ERR 256           /* room for an error message */
+#define REQUEST_MAX_FEATURES 100  /* context features a contexts or why request may list */
+#define REQUEST_DEFAULT_FEATURES 10
 
 typedef enum {
     ROUTE_STATIC,   /* a file of the web page (static_file) */
@@ -33,12 +35,13 @@ typedef enum {
     ROUTE_EXPORT,   /* GET /api/export */
     ROUTE_CLASSES,  /* GET /api/classes */
     ROUTE_RESOLVE,  /* GET /api/resolve */
+    ROUTE_WHY,      /* GET /api/entity/{eid}/why */
 } route_kind;
 
 typedef struct {
     route_kind kind;
     int static_file; /* ROUTE_STATIC: index into the web page's file list */
-    int64_t eid;     /* ROUTE_CONTEXTS */
+    int64_t eid;     /* ROUTE_CONTEXTS, ROUTE_WHY */
 } route;
 
 /* The web page's files: URL path -> file name in the web folder, MIME type. */
@@ -85,11 +88,14 @@ int expand_request_from_json(const char *body, size_t len, expand_request *q, ch
  * repeated), size, variant, format=tsv|json, cut=none|auto. 0, or 400 with err. */
 int expand_request_from_params(const query_param *p, int n, expand_request *q, char *err, size_t errlen);
 void expand_request_free(expand_request *q);
-
-#define REQUEST_MAX_FEATURES 100  /* context features a contexts request may list */
+/* GET /api/entity/{eid}/why: the expansion's keys of expand_request_from_params but format,
+ * and features (0..REQUEST_MAX_FEATURES, default REQUEST_DEFAULT_FEATURES: shared and missing
+ * features listed). 0,
+ * or 400 with err. */
+int why_request_from_params(const query_param *p, int n, expand_request *q, int *features, char *err, size_t errlen);
 
 /* GET /api/entity/{eid}/contexts: limit (sentences, 1..max_limit, default 5), features
- * (0..REQUEST_MAX_FEATURES, default 10) and seed (repeated, names or eids as in
+ * (0..REQUEST_MAX_FEATURES, default REQUEST_DEFAULT_FEATURES) and seed (repeated, names or eids as in
  * expand_request_from_params; none: no features are explained). 0, or 400 with err. */
 typedef struct {
     int limit, features;

@@ -28,6 +28,8 @@ typedef struct ties ties;
  * both must outlive the result. */
 ties *ties_open(const engine *g, const feature_text *text);
 void ties_free(ties *t);
+/* The engine it explains with. */
+const engine *ties_engine(const ties *t);
 
 typedef struct {
     int64_t feature;      /* the feature's position in the index's counts */
@@ -59,5 +61,22 @@ void ties_result_free(ties_result *r);
  * from counts k with every feature (feature_fraction 1), so that its feature ids are k's. */
 void ties_rank(const pattern_model *m, const pattern_counts *k, int64_t e, const int64_t *seeds, int nseeds, int limit,
                ties_result *out);
+
+/* What a seed set shares that entity e lacks: the query's own context features (the features
+ * the set's members share most, seed_features.h's selection with options o against `others` and `rejected`,
+ * on model 1 as ties_explain reads it) that e's profile does not hold (PMI <= 0 or never
+ * seen), in the selection's order, the best `limit` into *out: items[i].contribution is the
+ * selection's score of the feature, count 0, seeds_sharing the members holding it, seed_count
+ * per member; the text from the samples of a member that holds it. out->shared is the size of
+ * the selection and out->similarity is unused (0); *held counts the selected features e holds. */
+void ties_missing(const ties *t, int64_t e, const int64_t *members, int nmembers, const seedfeat_opts *o,
+                  const seedfeat_set *others, const seedfeat_set *rejected, int limit, ties_result *out, int *held);
+
+/* For rows[0..nrows): the features of its profile under model m (PMI > 0) that every one of
+ * members[0..nmembers) holds too, into all[i], and that at least one holds, into any[i] (a
+ * member's own row counts its features the other members hold). O(the members' profiles +
+ * the rows' profiles). */
+void ties_shared_counts(const pattern_model *m, const int64_t *members, int nmembers, const int64_t *rows, int nrows,
+                        int64_t *all, int64_t *any);
 
 #endif

@@ -93,11 +93,11 @@ const sibling = (suffix) => shot.replace(/\.png$/, '') + suffix;
       // the set's name: the class's head, shared by the three seeds, with its support in the list
       if (!new RegExp(`These look like: .*${head} — 3/3 seeds, \\d+ of the top \\d+`).test(name)) throw new Error(`"${name}" (class ${head})`);
       if (!(await page.eval(`document.getElementById('start').hidden`))) throw new Error('the start view stays');
-      // each row says why in plain words (the class's head, when the entity's definitions say
-      // so; when the search found it; how close it is), whole; the raw figures on hover
+      // each row says why in plain words (the contexts it shares with all the seeds; the class's
+      // head, when the entity's definitions say so), whole; the raw figures on hover
       const why = await page.eval(`[...document.querySelectorAll('#list li.row .c-fig')].map(f => ({ text: f.textContent, title: f.title,
         whole: f.scrollWidth <= f.clientWidth + 1 }))`);
-      if (!why.some((w) => w.text.startsWith(`is a ${head}`)) || !why.every((w) => /found \d+(st|nd|rd|th) · \d+(st|nd|rd|th) closest/.test(w.text) &&
+      if (!why.some((w) => w.text.endsWith(`; is a: ${head}`)) || !why.every((w) => /^shares (\d+ contexts? with all 3 seeds|\d+ contexts? with some seeds|no context)/.test(w.text) &&
           /^order \d+\nkl_rank \d+\nkl_score/.test(w.title)) || !why[0].whole)
         throw new Error(`reasons: ${JSON.stringify(why.slice(0, 2))}`);
       fs.writeFileSync(sibling('-class.png'), await page.screenshot());

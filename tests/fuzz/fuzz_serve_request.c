@@ -3,7 +3,8 @@
  *   0: the POST /api/expand body (the rest of the input, as sent);
  *   1: request_route: method, a newline, the URL path;
  *   2: a query string "k=v&k=v..." split as libmicrohttpd would (already decoded), through
- *      expand_request_from_params, contexts_request_from_params, request_params_check and request_param_int.
+ *      expand_request_from_params, why_request_from_params, contexts_request_from_params,
+ *      request_params_check and request_param_int.
  * Contract checked: every input ends in 0 or a 4xx status with a message, and an accepted
  * request satisfies the documented limits. */
 #include <stdint.h>
@@ -61,6 +62,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_status(rc, err);
         if (rc == 0) check_request(&q);
         expand_request_free(&q);
+        int features;
+        rc = why_request_from_params(p, n, &q, &features, err, sizeof err);
+        check_status(rc, err);
+        if (rc == 0) {
+            check_request(&q);
+            FUZZ_ASSERT(features >= 0 && features <= REQUEST_MAX_FEATURES);
+            expand_request_free(&q);
+        }
         contexts_request cq;
         rc = contexts_request_from_params(p, n, 20, &cq, err, sizeof err);
         check_status(rc, err);

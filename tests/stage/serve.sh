@@ -283,6 +283,55 @@ req ties_features_range 400 "${U}api/entity/$cand/contexts?features=1000&seed=Oh
 req contexts_not_a_number 404 "${U}api/entity/abc/contexts"
 req contexts_limit 400 "${U}api/entity/$ohio/contexts?limit=100000"
 
+# ---- why not X? where the expansion of the same parameters places an entity ----
+WHYQ="seed=Ohio&seed=Texas&seed=Iowa&negative=Utah&size=20&variant=noclen"
+jq -e '.entities | all(.shared_all >= 0 and .shared_any >= .shared_all) and (.[0].shared_all > 0)' "$WORK/expand1.json" >/dev/null &&
+    pass expand_shared_counts || fail expand_shared_counts "$(jq -c '.entities[0]' "$WORK/expand1.json")"
+top=$(jq '.entities[0].eid' "$WORK/expand1.json")
+req why_listed 200 "${U}api/entity/$top/why?$WHYQ"
+jq -e --slurpfile x "$WORK/expand1.json" '.status == "listed" and .rank == 1 and .search_rank == null and .listed == 20 and
+    (.score - $x[0].entities[0].score | fabs) < 1e-9 and .kl_rank == $x[0].entities[0].kl_rank and .shared_all == $x[0].entities[0].shared_all and
+    (.members | map(.name)) == ["Ohio","Texas","Iowa"] and (.features | length) > 0 and (.summary | startswith($x[0].entities[0].name + " is in the list: rank 1 of 20"))' \
+    "$WORK/body" >/dev/null && pass why_listed_is_the_list || fail why_listed_is_the_list "$(head -c 300 "$WORK/body")"
+expect_post expand50 200 '{"seeds":["Ohio","Texas","Iowa"],"negative_seeds":["Utah"],"size":50,"variant":"noclen"}'
+out=$(jq '.entities[29].eid' "$WORK/body")
+req why_outside 200 "${U}api/entity/$out/why?$WHYQ&features=5"
+cp "$WORK/body" "$WORK/why-out.json"
+jq -e '.status == "outside" and .rank == 20 + .search_rank and .search_rank >= 1 and .score == null and .kl_rank >= 1 and .kl_rank <= 21 and
+    (.list_kl_score | .[0] >= .[1]) and (.features | length) <= 5 and (.missing | length) <= 5 and .selected_held <= .selected_features and
+    (.missing | all(.count == 0 and .seeds_sharing >= 2)) and (.features | all(.count > 0))' "$WORK/why-out.json" >/dev/null &&
+    pass why_outside_placed || fail why_outside_placed "$(head -c 400 "$WORK/why-out.json")"
+# query --why gives the same answer for the same entity and parameters
+query --run "$RUN" --seeds Ohio,Texas,Iowa --negative-seeds Utah --size 20 --variant noclen --why "$out" >"$WORK/why-cli.json" 2>"$WORK/why-cli.err"
+pick='{status, rank, search_rank, kl_rank, listed, shared_all, shared_features, selected_features, selected_held, summary,
+       f: [.features[] | [.feature, .kind, .seeds_sharing, .seed_counts]], m: [.missing[] | [.feature, .kind, .seeds_sharing]]}'
+jq -e --slurpfile a "$WORK/why-out.json" '(.kl_score - $a[0].kl_score | fabs) < 1e-9 and (.similarity - $a[0].similarity | fabs) < 1e-9' "$WORK/why-cli.json" >/dev/null &&
+    cmp -s <(jq -S "$pick | .f |= .[0:5] | .m |= .[0:5]" "$WORK/why-cli.json") <(jq -S "$pick" "$WORK/why-out.json") &&
+    grep -q "^query: .* is not in the top 20" "$WORK/why-cli.err" && pass why_cli_is_the_api ||
+    fail why_cli_is_the_api "$(diff <(jq -S "$pick | .f |= .[0:5] | .m |= .[0:5]" "$WORK/why-cli.json") <(jq -S "$pick" "$WORK/why-out.json") | head -n 6)"
+req why_seed 200 "${U}api/entity/$ohio/why?$WHYQ"
+jq -e '.status == "seed" and .rank == null and .kl_score == null' "$WORK/body" >/dev/null && pass why_seed_status || fail why_seed_status "$(head -c 200 "$WORK/body")"
+utah=$(curl -s "${U}api/resolve?name=Utah" | jq '.entity.eid')
+req why_rejected 200 "${U}api/entity/$utah/why?$WHYQ"
+jq -e '.status == "rejected" and .rank == null and .search_rank >= 1 and (.summary | test("is rejected"))' "$WORK/body" >/dev/null &&
+    pass why_rejected_status || fail why_rejected_status "$(head -c 200 "$WORK/body")"
+req why_not_a_number 404 "${U}api/entity/12x/why?$WHYQ"
+err_says 'must be digits' && pass why_not_a_number_json || fail why_not_a_number_json
+req why_unknown_eid 404 "${U}api/entity/99999999/why?$WHYQ"
+err_says 'no entity with eid 99999999' && pass why_unknown_eid_json || fail why_unknown_eid_json
+req why_features_range 400 "${U}api/entity/$top/why?$WHYQ&features=1000"
+err_says '^features' && pass why_features_range_json || fail why_features_range_json
+req why_format_refused 400 "${U}api/entity/$top/why?$WHYQ&format=tsv"
+err_says "unknown parameter 'format'" && pass why_format_refused_json || fail why_format_refused_json
+req why_no_seeds 400 "${U}api/entity/$top/why?size=20"
+req why_size 400 "${U}api/entity/$top/why?$WHYQ&size=0"
+req why_unknown_seed 422 "${U}api/entity/$top/why?seed=Ohoi&seed=Texas"
+jq -e '.error.suggestions | map(.name) | index("Ohio") != null' "$WORK/body" >/dev/null && pass why_unknown_seed_suggests || fail why_unknown_seed_suggests
+req why_post 405 -H 'Content-Type: application/json' -d '{}' "${U}api/entity/$top/why"
+expect_exit query_why_needs_run 2 'why needs --run' query --index "$RUN/index.mp" --seeds Ohio,Texas --why Iowa
+expect_exit query_why_unknown 3 'entity to explain: unknown entity "Ohoi"' query --run "$RUN" --seeds Ohio,Texas --why Ohoi
+[ ! -s "$WORK/out" ] && pass query_why_unknown_no_output || fail query_why_unknown_no_output
+
 # ---- export ----
 req export_tsv 200 "${U}api/export?seed=Ohio&seed=Texas&seed=Iowa&accepted=$second&negative=Utah&size=10&variant=noclen&format=tsv"
 grep -qi '^content-disposition: attachment; filename="expansion.tsv"' "$WORK/hdr" && pass export_attachment || fail export_attachment
@@ -319,6 +368,8 @@ else
     # where to cut: the line, the plot, and "only above the cut" = "cut": "auto" (docs/cut.md)
     node "$PROBEXPAN_ROOT/tests/browser/serve-cut.cjs" "$U" "$PROBEXPAN_ROOT/build/serve-cut.png" "$CHROMIUM" >"$WORK/browser-cut.out" 2>&1
     grep -E '^(PASS|FAIL|SKIP): ' "$WORK/browser-cut.out" || fail browser_cut "$(tail -n 3 "$WORK/browser-cut.out")"
+    node "$PROBEXPAN_ROOT/tests/browser/why-page.cjs" "$U" "$PROBEXPAN_ROOT/build/why-page.png" "$CHROMIUM" >"$WORK/why-browser.out" 2>&1
+    grep -E '^(PASS|FAIL|SKIP): ' "$WORK/why-browser.out" || fail why_browser "$(tail -n 3 "$WORK/why-browser.out")"
 fi
 
 # ---- SIGTERM and SIGINT: a request in flight (its body still arriving when the signal comes)

@@ -28,6 +28,43 @@ static void test_routes(void) {
     CHECK_EQ_INT(route_of("GET", "/api/entity/1234/contexts", &r), 0);
     CHECK_EQ_INT(r.kind, ROUTE_CONTEXTS);
     CHECK_EQ_INT(r.eid, 1234);
+    CHECK_EQ_INT(route_of("GET", "/api/entity/77/why", &r), 0);
+    CHECK_EQ_INT(r.kind, ROUTE_WHY);
+    CHECK_EQ_INT(r.eid, 77);
+    CHECK_EQ_INT(route_of("POST", "/api/entity/77/why", &r), 405);
+    CHECK_EQ_INT(route_of("GET", "/api/entity/7x/why", &r), 404);
+    CHECK(strstr(err, "/why must be digits"));
+    CHECK_EQ_INT(route_of("GET", "/api/entity//why", &r), 404);
+}
+
+/* why: the expansion's parameters but format, and features. */
+static void test_why_params(void) {
+    expand_request q;
+    int features;
+    const query_param ok[] = {{"seed", "Ohio"}, {"seed", "5"}, {"negative", "Utah"}, {"size", "20"}, {"variant", "noclen"}};
+    CHECK_EQ_INT(why_request_from_params(ok, 5, &q, &features, err, sizeof err), 0);
+    CHECK_EQ_INT(q.nseeds, 2);
+    CHECK_EQ_INT(q.nnegatives, 1);
+    CHECK_EQ_INT(q.size, 20);
+    CHECK_EQ_INT(q.variant, VARIANT_NOCLEN);
+    CHECK_EQ_INT(features, REQUEST_DEFAULT_FEATURES);
+    expand_request_free(&q);
+    const query_param some[] = {{"seed", "Ohio"}, {"features", "0"}};
+    CHECK_EQ_INT(why_request_from_params(some, 2, &q, &features, err, sizeof err), 0);
+    CHECK_EQ_INT(features, 0);
+    expand_request_free(&q);
+    static const struct { query_param p; const char *says; } bad[] = {
+        {{"format", "tsv"}, "unknown parameter 'format'"}, {{"features", "101"}, "features"}, {{"features", "-1"}, "features"},
+        {{"size", "0"}, "size"}, {{"limit", "3"}, "unknown parameter 'limit'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        query_param two[2] = {{"seed", "Ohio"}, bad[i].p};
+        int rc = why_request_from_params(two, 2, &q, &features, err, sizeof err);
+        CHECK_MSG(rc == 400 && strstr(err, bad[i].says), "%s=%s: %d \"%s\"", bad[i].p.key, bad[i].p.value, rc, err);
+    }
+    const query_param none[] = {{"features", "3"}};
+    CHECK_EQ_INT(why_request_from_params(none, 1, &q, &features, err, sizeof err), 400);
+    CHECK(strstr(err, "seed: missing"));
 }
 
 static void test_route_refusals(void) {
@@ -172,6 +209,7 @@ int main(void) {
     RUN(test_expand_json);
     RUN(test_expand_json_refusals);
     RUN(test_export_params);
+    RUN(test_why_params);
     RUN(test_param_int);
     return check_any_failed_;
 }

@@ -2,7 +2,8 @@
  * small hand-made corpus — each listed feature really occurs with the entity and with a
  * seed (recounted from the samples), the contributions add up to the mean cosine the
  * model's own rows imply, best first, and an entity sharing nothing with the seeds gets an
- * empty list. */
+ * empty list; the counts of features shared with every seed and with one (ties_shared_counts)
+ * agree with that list. */
 #include <math.h>
 #include <string.h>
 
@@ -90,6 +91,19 @@ static void test_ties(void) {
     for (int q = 0; q < 2; q++) cos_mean += (1 + c.temperature * log((double)r[2 * E + seeds[q]] / r[2 * E + 2])) / 2;
     CHECK_NEAR(t.similarity, cos_mean, 1e-5);
     const tie best = t.items[0];
+
+    /* the shared counts: with at least one seed = the features that contribute, with both =
+     * those both seeds share; the seeds' own rows count what the other seed shares */
+    int64_t rows[] = {2, 3, 0}, all[3], any[3];
+    int both = 0;
+    for (int i = 0; i < t.n; i++) both += t.items[i].seeds_sharing == 2;
+    ties_shared_counts(m, seeds, 2, rows, 3, all, any);
+    CHECK_EQ_INT(any[0], t.shared);
+    CHECK_EQ_INT(all[0], both);
+    CHECK(all[0] > 0);
+    CHECK_EQ_INT(any[1], 0);
+    CHECK_EQ_INT(all[1], 0);
+    CHECK(all[2] > 0 && any[2] >= all[2]);
     ties_result_free(&t);
 
     ties_rank(m, &k, 2, seeds, 2, 1, &t); /* a limit keeps the best */
