@@ -245,6 +245,7 @@ int main(int argc, char **argv) {
         PATTERN_CONTRAST_CLI_OPTIONS(q.contrast, "refinement"),
         {"cl-steps-accepted", OPT_INT, &q.accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000},
         {"refine-check", OPT_INT, &q.refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1},
+        {"genus-agreement", OPT_DOUBLE, &q.genus_agreement, "W", "re-rank the final list (searched to 200 first) by what its entities' own definitions call them against the genus heads at least half the seeds share: position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); 0 = off", 0, 100},
         {"select", OPT_INT, &q.select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1},
         {"select-features", OPT_INT, &q.features.top, "N", "--select: features selected", 1, 1000000},
         {"select-min-share", OPT_INT, &q.features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000},

@@ -72,6 +72,11 @@
  * raise the simulated user's round 1 on every random seed: dev/research/feedback-trials.md). */
 #define ENGINE_CL_ACCEPTED_STEPS 25
 
+/* The weight of the genus agreement re-ranking (genus_agreement.h) and the length of the list
+ * it re-ranks before the cut to the request's size. */
+#define ENGINE_GENUS_AGREEMENT 0.0
+#define ENGINE_GENUS_POOL 200
+
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
     double feature_fraction; /* models 2..K keep a seeded subset of about this fraction (0.95: docs/inductive.md) */
@@ -127,6 +132,10 @@ typedef struct {
     int select_others; /* the other entities of the selection: the first N of the background order (500) */
     int refine_check;  /* 1 (default): the refinement check (above); 0: the paper's E_pos, the
                         * refined models always answer */
+    double genus_agreement; /* > 0: the final list (searched to ENGINE_GENUS_POOL, then cut to
+                             * size) re-ranked by what its entities' own definitions call them
+                             * against the set's shared genus heads, with this weight
+                             * (common/model/genus_agreement.h); 0: not (ENGINE_GENUS_AGREEMENT) */
 } engine_request;
 
 engine_request engine_request_defaults(void);
