@@ -44,6 +44,9 @@
  * out of every search and, in the contrastive variants, join E_neg of the refinement (a
  * rejected entity is a hard negative). The re-ranking is the official code's
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
+ * With genus_agreement > 0 (off by default) and a glossary index, the final list is re-ranked by
+ * what its entities' own definitions call them against the set's shared genus heads, the
+ * entities whose definitions name those heads joining it (common/model/genus_agreement.h).
  *
  * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
  * sizes)) per model; memory O(E + rows touched x nonzeros), plus the kept rows. The rankings
