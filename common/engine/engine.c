@@ -20,6 +20,7 @@
 #include "method/modelscore.h"
 #include "method/rerank.h"
 #include "method/windowsearch.h"
+#include "model/genus_agreement.h"
 
 struct engine {
     corpus_index idx;
@@ -29,6 +30,8 @@ struct engine {
     int64_t *background; /* every entity row in a fixed pseudo-random order */
     _Atomic(sparse_row *) *kept[ENGINE_MAX_MODELS]; /* [E] unrefined rows kept across queries (NULL: not yet) */
     atomic_size_t *kept_bytes; /* their size, at most cfg.row_cache_bytes */
+    genus_heads genus; /* what each entity's own definitions call it (genus_agreement) */
+    int glossary;      /* genus_agreement_glossary: the re-ranking applies */
 };
 
 typedef struct {
@@ -76,6 +79,8 @@ engine *engine_open(const char *index_path, const engine_config *c) {
         g->kept[k] = xcalloc((size_t)g->idx.ent.n + 1, sizeof *g->kept[k]);
     }
     g->kept_bytes = xcalloc(1, sizeof *g->kept_bytes);
+    genus_heads_build(&g->genus, &g->idx.counts);
+    g->glossary = genus_agreement_glossary(&g->genus, g->idx.samples);
     return g;
 }
 
@@ -91,6 +96,7 @@ void engine_free(engine *g) {
         free(g->kept[k]);
     }
     free(g->kept_bytes);
+    genus_heads_free(&g->genus);
     name_index_free(&g->names);
     free(g->background);
     index_free(&g->idx);
@@ -137,6 +143,7 @@ engine_request engine_request_defaults(void) {
     q.select_size = 50;
     q.select_others = 500;
     q.refine_check = 1;
+    q.genus_agreement = ENGINE_GENUS_AGREEMENT;
     return q;
 }
 
@@ -243,6 +250,8 @@ typedef struct {
     int64_t explain;  /* the row of q->explain, or -1 */
     pattern_scratch *scratch;
     int32_t *mark;
+    const int64_t *extra; /* candidates the search did not reach, re-ranked after its own (NULL: none) */
+    int nextra;
 } call;
 
 /* 1 when a person accepted entities beyond the seeds: what switches the feedback rules on (E_pos
@@ -413,6 +422,15 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
     windowsearch_query x = {c->nmembers, c->members, c->res->nnegatives, c->res->negatives, 0, NULL, NULL};
     windowsearch_group(&sc, &r.src, &x, 1, &p, 0);
     int n = x.n - x.nseeds;
+    if (c->nextra) { /* the extra candidates join the set after the search's, where the search left room */
+        x.rows = xrealloc(x.rows, sizeof(int64_t) * (size_t)(x.n + c->nextra));
+        x.score = xrealloc(x.score, sizeof(double) * (size_t)(n + c->nextra));
+        for (int i = 0; i < c->nextra; i++)
+            if (!contains_row(x.rows, x.n, c->extra[i])) {
+                x.rows[x.n++] = c->extra[i];
+                x.score[n++] = -HUGE_VAL;
+            }
+    }
     rerank_item *it = xmalloc(sizeof *it * (size_t)(n + 1));
     anchor_weighting bands = {ANCHOR_RERANK_BANDS, 0, 1};
     rerank_set(&sc, x.rows, x.n, x.nseeds, &bands, RERANK_SUM, 9, it);
@@ -522,6 +540,33 @@ static double members_holdout_score(call *c, const int *models, int k, pattern_r
     return total / pairs;
 }
 
+/* The entities whose own definitions name the set's heads (genus_agreement_candidates), the
+ * rejected ones left out: the final search's extra candidates; their count into *n. */
+static int64_t *genus_candidates(const call *c, int *n) {
+    int64_t *cand = xmalloc(sizeof(int64_t) * (ENGINE_GENUS_POOL + 1));
+    int k = genus_agreement_candidates(&c->g->genus, c->members, c->nmembers, c->res->negatives, c->res->nnegatives,
+                                       c->g->idx.mentions, cand, ENGINE_GENUS_POOL);
+    *n = k;
+    return cand;
+}
+
+/* The final ranking items[0..n) re-ranked by the candidates' own definitions against the
+ * set's (genus_agreement.h), then cut to size; returns the new n. */
+static int rerank_by_genus(const call *c, engine_item *items, int n, int size) {
+    int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
+    int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) rows[i] = items[i].row;
+    if (genus_agreement_order(&c->g->genus, c->members, c->nmembers, rows, n, c->q->genus_agreement, order)) {
+        engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
+        memcpy(was, items, sizeof *was * (size_t)n);
+        for (int i = 0; i < n; i++) items[i] = was[order[i]];
+        free(was);
+    }
+    free(rows);
+    free(order);
+    return n < size ? n : size;
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -531,7 +576,7 @@ static double thread_cpu_seconds(void) {
 int engine_query(const engine *g, const engine_request *q, engine_result *out, char *err, size_t errlen) {
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
-    call c = {g, q, out, NULL, 0, -1, NULL, NULL};
+    call c = {g, q, out, NULL, 0, -1, NULL, NULL, NULL, 0};
     char msg[1200];
     int bad = check_request(g, q, out, &c.members, &c.nmembers, err, errlen);
     if (!bad && q->explain && (c.explain = resolve_one(g, q->explain, q->by_eid, msg, sizeof msg)) < 0)
@@ -615,8 +660,14 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     if (!budget_spent()) {
         int64_t *ranked;
         pattern_refinement *const *final = out->refinement_used ? ref : q->select ? sf : NULL;
-        out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
+        int agree = q->genus_agreement > 0 && g->glossary;
+        int pool = agree && q->size < ENGINE_GENUS_POOL ? ENGINE_GENUS_POOL : q->size;
+        int64_t *extra = agree ? genus_candidates(&c, &c.nextra) : NULL;
+        c.extra = extra;
+        out->n = search_and_rerank(&c, models, nm, final, pool, &ranked, &out->items);
+        free(extra);
         free(ranked);
+        if (agree) out->n = rerank_by_genus(&c, out->items, out->n, q->size);
     }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);

@@ -44,6 +44,9 @@
  * out of every search and, in the contrastive variants, join E_neg of the refinement (a
  * rejected entity is a hard negative). The re-ranking is the official code's
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
+ * With genus_agreement > 0 (off by default) and a glossary index, the final list is re-ranked by
+ * what its entities' own definitions call them against the set's shared genus heads, the
+ * entities whose definitions name those heads joining it (common/model/genus_agreement.h).
  *
  * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
  * sizes)) per model; memory O(E + rows touched x nonzeros), plus the kept rows. The rankings
@@ -71,6 +74,11 @@
  * some queries the refined models collapse onto another class (docs/feedback.md; 25 steps
  * raise the simulated user's round 1 on every random seed: dev/research/feedback-trials.md). */
 #define ENGINE_CL_ACCEPTED_STEPS 25
+
+/* The weight of the genus agreement re-ranking (genus_agreement.h) and the length of the list
+ * it re-ranks before the cut to the request's size. */
+#define ENGINE_GENUS_AGREEMENT 0.0
+#define ENGINE_GENUS_POOL 200
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -129,6 +137,10 @@ typedef struct {
                         * refined models always answer */
     const char *explain; /* NULL, or one more entity (a name or eid, as the seeds): where the
                           * answer places it (engine_place) */
+    double genus_agreement; /* > 0: the final list (searched to ENGINE_GENUS_POOL, then cut to
+                             * size) re-ranked by what its entities' own definitions call them
+                             * against the set's shared genus heads, with this weight
+                             * (common/model/genus_agreement.h); 0: not (ENGINE_GENUS_AGREEMENT) */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -151,6 +163,7 @@ engine_request engine_request_defaults(void);
     PATTERN_CONTRAST_CLI_OPTIONS((q).contrast, "refinement"), \
     {"cl-steps-accepted", OPT_INT, &(q).accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000}, \
     {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
+    {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (searched to 200 first) by what its entities' own definitions call them against the genus heads at least half the seeds share: position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
     {"select", OPT_INT, &(q).select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1}, \
     {"select-features", OPT_INT, &(q).features.top, "N", "--select: features selected", 1, 1000000}, \
     {"select-min-share", OPT_INT, &(q).features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000}, \

@@ -6,7 +6,8 @@
 # the sums over a sparse row being accumulated in another order), and so does the pipeline's
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # an accepted entity is a seed (left out of the list, which equals the one with it among the
-# seeds); and every bad input — unknown or ambiguous names, a seed that is also negative,
+# seeds); --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
+# leaving the seeds out; and every bad input — unknown or ambiguous names, a seed that is also negative,
 # fewer than two seeds, an index of another corpus, a wrong kind or schema, a truncated
 # index, an interrupted index build, a patmodel of another index or truncated, pairs of other samples,
 # --dists with --index — exits 3 (2 for usage) with the expected message and no output.
@@ -137,6 +138,16 @@ check accepted-steps-need-accepted cmp "$WORK/q-steps3.tsv" "$WORK/q-steps3-acc3
 query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --thr-pos 1 --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-steps.tsv"
 check accepted-steps-with-accepted cmp "$WORK/q-acc-steps.tsv" "$WORK/q-acc-full.tsv"
 check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv' | grep -vx '$acc' | head -n 30) <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc' | head -n 30)"
+# --genus-agreement (mini-ese is a glossary): 0 is the default list; W > 0 re-ranks it with the
+# entities whose definitions name the seeds' shared head, still --size entities and no seed
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 0 --size 10 --quiet >"$WORK/q-ga0.tsv"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --size 10 --quiet >"$WORK/q-ga-default.tsv"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --size 10 --quiet >"$WORK/q-ga8.tsv"
+check genus-agreement-off-by-default cmp "$WORK/q-ga0.tsv" "$WORK/q-ga-default.tsv"
+check genus-agreement-reranks bash -c "! cmp -s <(cut -f2 '$WORK/q-ga0.tsv') <(cut -f2 '$WORK/q-ga8.tsv')"
+check genus-agreement-keeps-size test "$(tail -n +2 "$WORK/q-ga8.tsv" | wc -l)" -eq 10
+check genus-agreement-no-seed bash -c "! tail -n +2 '$WORK/q-ga8.tsv' | cut -f2 | grep -qxF -f <(tr ',' '\n' <<<'$seed_list')"
+
 # the refinement check answers with the candidate of the highest held-out seed score: model 1
 # (then noclen's list), the unrefined ensemble (nocl's list) or the refined ensemble; each
 # seed set below is checked against the branch it took. Without the check the refined
