@@ -1,6 +1,7 @@
 // The page of `probexpan serve`: the classes the corpus holds (start view), seed chips with
 // autocomplete, the ranked list with what the set looks like, accept / reject per row
-// (re-runs at once), undo, variant and size, sentences of an entity, export.
+// (re-runs at once) with each row's reason in plain words, undo, variant and size, sentences of
+// an entity, "why not X?" for an entity missing from the list, export.
 // Plain DOM, no framework; all text goes through textContent (never innerHTML).
 'use strict';
 

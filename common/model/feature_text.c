@@ -41,12 +41,13 @@ void feature_text_close(feature_text *t) {
     free(t);
 }
 
-/* Appends one id's text; wordpieces starting with "##" glue to what precedes them. */
+/* Appends one id's text; wordpieces starting with "##" glue to what precedes them, and one that
+ * starts the text reads "…piece" (the end of a word). */
 static void append_id(const samples *s, int32_t id, char *text, size_t *len) {
     const char *tok = id == PATTERN_OUTSIDE ? "∅" : id >= 0 && id < samples_vocab_size(s) ? samples_vocab_token(s, id) : "?";
-    int glue = *len > 0 && !strncmp(tok, "##", 2) && tok[2];
-    if (glue) tok += 2;
-    int k = snprintf(text + *len, FEATURE_TEXT - *len, "%s%s", *len && !glue ? " " : "", tok);
+    int piece = !strncmp(tok, "##", 2) && tok[2];
+    if (piece) tok += 2;
+    int k = snprintf(text + *len, FEATURE_TEXT - *len, "%s%s", *len ? (piece ? "" : " ") : piece ? "…" : "", tok);
     *len = k < 0 ? *len : *len + (size_t)k >= FEATURE_TEXT ? FEATURE_TEXT - 1 : *len + (size_t)k;
 }
 

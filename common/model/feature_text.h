@@ -4,7 +4,8 @@
  *   n-gram pattern: "l2 l1 _ r1" ("_" for the mention, "∅" past the sentence's ends)
  *   bag word:       the nearby word
  *   genus word:     the head word of the definition the mention is the subject of
- * Wordpieces are joined ("##" pieces glued to the previous one). Read-only after
+ * Wordpieces are joined ("##" pieces glued to the previous one; a "##" piece that starts the
+ * text, a bag word that is the end of a word, reads "…piece"). Read-only after
  * feature_text_open: any number of threads may call feature_text_find at once. */
 #ifndef PROBEXPAN_FEATURE_TEXT_H
 #define PROBEXPAN_FEATURE_TEXT_H
