@@ -336,6 +336,34 @@ static void on_sentence_discover(void *ctx, char **tok, int n) {
     sentence_spool_put(p->sent, p->article, tok, n);
 }
 
+/* --discover, the second pass: where the text writes a candidate in lower case. */
+static void count_lower_case(void *ctx, const char *article, char **tok, int n) {
+    (void)article;
+    pass1 *p = ctx;
+    discover_add_lower_case(p->disc, tok, n);
+}
+
+/* --discover: the names the text's links pointed at, tokenised as the text is. */
+static void give_links(discover *d, const linked_names *links) {
+    linked_name *ln;
+    int64_t k = linked_names_sorted(links, &ln);
+    for (int64_t i = 0; i < k; i++) {
+        char **t;
+        int n = word_tokenize(ln[i].name, &t);
+        if (n > 0) {
+            size_t len = 0;
+            for (int j = 0; j < n; j++) len += strlen(t[j]) + 1;
+            char *joined = xmalloc(len), *q = joined;
+            for (int j = 0; j < n; j++) q = stpcpy(q, t[j]), *q++ = ' ';
+            q[-1] = 0;
+            discover_add_link(d, joined, ln[i].count);
+            free(joined);
+        }
+        free(t);
+    }
+    free(ln);
+}
+
 /* --discover, once the names are known: the kept sentences through on_sentence. */
 static void replay_sentence(void *ctx, const char *article, char **tok, int n) {
     pass1 *p = ctx;
@@ -799,6 +827,8 @@ int main(int argc, char **argv) {
                  fmt_count(b, linked_names_distinct(p.links)));
     }
     if (opt_discover) {
+        give_links(p.disc, p.links);
+        sentence_spool_replay(p.sent, count_lower_case, &p);
         discovered_name *names;
         int64_t nn = discover_finish(p.disc, &names);
         discover_free(p.disc);

@@ -195,6 +195,9 @@ struct discover {
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
     counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
+    counter links;     /* names the text's link markup pointed at (discover_add_link) */
+    counter lower;     /* case-folded candidates of several words: the text's lower-case occurrences (second pass) */
+    int lower_pass;    /* the second pass has begun: d->lower holds the candidates */
     int64_t name_words, pruned;
     int64_t sentences, head_sentences; /* sentences seen; those that start with a definition head */
     char *key;
@@ -213,6 +216,8 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
+    counter_init(&d->links, 1);
+    counter_init(&d->lower, 1);
     return d;
 }
 
@@ -224,6 +229,8 @@ void discover_free(discover *d) {
     counter_free(&d->together);
     counter_free(&d->initials);
     counter_free(&d->heads);
+    counter_free(&d->links);
+    counter_free(&d->lower);
     free(d->key);
     free(d->cls);
     free(d->alone);
@@ -549,6 +556,54 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
 }
 
+void discover_add_link(discover *d, const char *name, int64_t links) {
+    counter_add(&d->links, name, strlen(name), MID, links);
+}
+
+/* The case-folded form of s[0..len) (malloc'd), or NULL when it is no valid UTF-8. */
+static char *case_folded(const char *s, size_t len) {
+    char *copy = xasprintf("%.*s", (int)len, s);
+    utf8proc_uint8_t *folded = NULL;
+    utf8proc_ssize_t m = utf8proc_map((const utf8proc_uint8_t *)copy, 0, &folded, UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE);
+    free(copy);
+    return m < 0 ? NULL : (char *)folded;
+}
+
+/* Does the token start with a lower-case letter ("image", "on-line")? */
+static int lower_case_word(const char *t) {
+    utf8proc_int32_t cp;
+    return utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp) > 0 && utf8proc_category(cp) == UTF8PROC_CATEGORY_LL;
+}
+
+/* The candidates of several words seen min_count times, case-folded, into d->lower. */
+static void lower_case_keys(discover *d) {
+    const counter *sp = &d->spans;
+    for (size_t s = 0; s < sp->map.cap; s++) {
+        if (!sp->map.hash[s] || !memchr(sp->map.key[s], ' ', sp->map.klen[s])) continue;
+        const int64_t *v = sp->v + sp->map.val[s] * sp->slots;
+        if (v[MID] + v[INIT] < d->p.min_count) continue;
+        char *f = case_folded(sp->map.key[s], sp->map.klen[s]);
+        if (f) counter_slots(&d->lower, f, strlen(f));
+        free(f);
+    }
+}
+
+void discover_add_lower_case(discover *d, char *const *tokens, int n) {
+    if (!d->lower_pass) {
+        lower_case_keys(d);
+        d->lower_pass = 1;
+    }
+    for (int a = 0; a < n; a++) {
+        if (!lower_case_word(tokens[a])) continue;
+        for (int b = a + 1; b < n && b < a + d->p.max_len; b++) {
+            if (!lower_case_word(tokens[b]) && !is_number(tokens[b])) break; /* written in lower case, no punctuation */
+            size_t len = join(d, tokens, a, b, ' ');
+            int64_t i = strmap_get(&d->lower.map, d->key, len);
+            if (i >= 0) d->lower.v[i * d->lower.slots + MID]++;
+        }
+    }
+}
+
 /* ---------------- selection ---------------- */
 
 /* Occurrences of the capitalised word `w` away from sentence starts (*mid)
@@ -557,13 +612,10 @@ static void case_counts(const discover *d, const char *w, size_t len, int64_t *m
     int64_t i = strmap_get(&d->words.map, w, len);
     *mid = i < 0 ? 0 : d->words.v[i * d->words.slots + MID];
     *lower = 0;
-    utf8proc_uint8_t *folded = NULL;
-    char *copy = xasprintf("%.*s", (int)len, w);
-    if (utf8proc_map((const utf8proc_uint8_t *)copy, 0, &folded, UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE) >= 0 &&
-        strcmp((char *)folded, copy))
-        *lower = counter_total(&d->words, (char *)folded, strlen((char *)folded));
+    char *folded = case_folded(w, len);
+    if (folded && (strlen(folded) != len || memcmp(folded, w, len)))
+        *lower = counter_total(&d->words, folded, strlen(folded));
     free(folded);
-    free(copy);
 }
 
 /* Is the capitalised word `w` a common word: its case-folded form more than
@@ -610,8 +662,10 @@ typedef struct {
     int64_t count, ext; /* estimated count; count of its most frequent kept extension */
     int64_t whole;      /* occurrences as a whole run of name words */
     int64_t whole_any, ends; /* whole runs, sentence starts included; those that ended a phrase (ends_phrase) */
+    int64_t linked;     /* links to it (discover_add_link) */
     int kept;
     int headword;       /* kept as the first name of a definition head */
+    int first_name;     /* dropped as a first name alone (drop_first_names) */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
 } cand;
 
@@ -793,6 +847,44 @@ static int adjective(const cand *c) {
     return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
 }
 
+/* Is the candidate of several words an ordinary phrase that the text also
+ * writes in lower case ("Image Processing", "Mail User Agent", "Simulation
+ * Language" of a title): its lower-case form (the second pass,
+ * discover_add_lower_case) at least LOWER_PHRASE_SHARE as frequent as it? */
+#define LOWER_PHRASE_SHARE 0.25
+static int lower_case_phrase(const discover *d, const cand *c) {
+    if (c->ntok < 2 || !d->lower_pass) return 0;
+    char *f = case_folded(c->key, c->len);
+    int64_t i = f ? strmap_get(&d->lower.map, f, strlen(f)) : -1;
+    free(f);
+    return i >= 0 && (double)d->lower.v[i * d->lower.slots + MID] >= LOWER_PHRASE_SHARE * (double)c->count;
+}
+
+/* Links to the candidate's own spelling (discover_add_link), 0 when the text
+ * links its lower-case form as often ("{Software}" at a sentence start,
+ * "{software}" elsewhere: a common word). */
+static int64_t links_to(const discover *d, const cand *c) {
+    int64_t l = strmap_get(&d->links.map, c->key, c->len);
+    if (l < 0) return 0;
+    int64_t exact = d->links.v[l * d->links.slots + MID], lower = 0;
+    char *f = case_folded(c->key, c->len);
+    if (f && (strlen(f) != c->len || memcmp(f, c->key, c->len))) {
+        int64_t k = strmap_get(&d->links.map, f, strlen(f));
+        lower = k < 0 ? 0 : d->links.v[k * d->links.slots + MID];
+    }
+    free(f);
+    return exact > lower ? exact : 0;
+}
+
+/* Is the candidate a linked name: the text's link markup pointed at it at
+ * least min_count times and it is seen min_count times? Such a name is kept
+ * whatever the counted filters of fragments, adjectives, phrases and first
+ * names say; it must still be shaped like a name (name_shaped) and, of one
+ * word, no common word ("{Home}" as a link's label). */
+static int linked_name(const discover *d, const cand *c) {
+    return c->linked >= d->p.min_count && c->count >= d->p.min_count;
+}
+
 /* Plurals of kept names ("GUIs" of "GUI", "Macintoshes"), no names of their
  * own: dropped when the singular is kept and at least as frequent. */
 static void drop_plurals(cand *cs, int64_t n, const strmap *index) {
@@ -940,18 +1032,35 @@ static int has_connector(const cand *c) {
     return 0;
 }
 
-/* Given names: proper words (proper_word) that are no names of their own
- * (neither kept nor merged) and that the text puts before at least
- * GIVEN_MIN_SURNAMES different proper words and before common words at most
- * a quarter as often ("Alan Turing", "Alan Kay"; not "Franz Lisp" alone,
- * not "British Columbia", "British Airways", "British Petroleum", not
- * "Turbo Pascal", "Turbo Vision"): the counted sign that a long form is a
- * person's name. Maps the word to 1. */
+/* First names: proper words (proper_word) put before other words. GIVEN:
+ * the text puts the word before at least GIVEN_MIN_SURNAMES different
+ * proper words and before common words at most a quarter as often ("Alan
+ * Turing", "Alan Kay"; not "Franz Lisp" alone, not "British Columbia",
+ * "British Airways", "British Petroleum", not "Turbo Pascal", "Turbo
+ * Vision"); GIVEN words that are no names of their own (given_name) are the
+ * counted sign that a long form is a person's name. FIRST: before at least
+ * FIRST_MIN_SURNAMES surnames — proper words that follow at most
+ * SURNAME_MAX_FIRSTS different words — and before more surnames than other
+ * words ("Dick Bruin", "Dick Depew"; not "Oxford University", "Oxford U",
+ * "Texas Instruments": "University" follows many words). The map holds
+ * GIVEN | FIRST. */
 #define GIVEN_MIN_SURNAMES 2
-static void find_given_names(const discover *d, const cand *cs, int64_t n, const strmap *index, strmap *given) {
-    strmap first; /* first word -> index into tally */
+#define SURNAME_MAX_FIRSTS 2
+#define FIRST_MIN_SURNAMES 3
+enum { GIVEN = 1, FIRST = 2 };
+static void find_first_names(const discover *d, const cand *cs, int64_t n, strmap *firsts) {
+    strmap first, second; /* first word -> index into tally; second word -> how many first words it follows */
     strmap_init(&first);
-    int64_t (*tally)[2] = NULL, nt = 0; /* [0]: proper second words, [1]: common ones */
+    strmap_init(&second);
+    for (int64_t i = 0; i < n; i++) {
+        const cand *c = &cs[i];
+        if (c->ntok != 2) continue;
+        const char *sp = memchr(c->key, ' ', c->len);
+        size_t sl = c->len - (size_t)(sp + 1 - c->key);
+        if (strmap_get(&second, sp + 1, sl) < 0) strmap_put(&second, sp + 1, sl, 1);
+        else strmap_add(&second, sp + 1, sl, 1);
+    }
+    int64_t (*tally)[3] = NULL, nt = 0; /* [0]: proper second words, [1]: common ones, [2]: surnames among [0] */
     for (int64_t i = 0; i < n; i++) {
         const cand *c = &cs[i];
         if (c->ntok != 2) continue;
@@ -961,35 +1070,93 @@ static void find_given_names(const discover *d, const cand *cs, int64_t n, const
         int64_t t = strmap_get(&first, c->key, fl);
         if (t < 0) {
             tally = xrealloc(tally, sizeof *tally * (size_t)(nt + 1));
-            tally[nt][0] = tally[nt][1] = 0;
+            tally[nt][0] = tally[nt][1] = tally[nt][2] = 0;
             strmap_put(&first, c->key, fl, t = nt++);
         }
         int64_t mid;
-        if (proper_word(d, sp + 1, sl)) tally[t][0]++;
-        else if (lower_case_dominates(d, sp + 1, sl, &mid)) tally[t][1]++;
+        if (proper_word(d, sp + 1, sl)) {
+            tally[t][0]++;
+            tally[t][2] += strmap_get(&second, sp + 1, sl) <= SURNAME_MAX_FIRSTS;
+        } else if (lower_case_dominates(d, sp + 1, sl, &mid)) {
+            tally[t][1]++;
+        }
     }
     for (size_t s = 0; s < first.cap; s++) {
-        if (!first.hash[s]) continue;
+        if (!first.hash[s] || !proper_word(d, first.key[s], first.klen[s])) continue;
         const int64_t *t = tally[first.val[s]];
-        int64_t w = strmap_get(index, first.key[s], first.klen[s]);
-        if (t[0] >= GIVEN_MIN_SURNAMES && 4 * t[1] <= t[0] && !(w >= 0 && (cs[w].kept || cs[w].into >= 0)) &&
-            proper_word(d, first.key[s], first.klen[s]))
-            strmap_put(given, first.key[s], first.klen[s], 1);
+        int64_t kind = (t[0] >= GIVEN_MIN_SURNAMES && 4 * t[1] <= t[0] ? GIVEN : 0) |
+                       (t[2] >= FIRST_MIN_SURNAMES && t[2] > t[0] - t[2] + t[1] ? FIRST : 0);
+        if (kind) strmap_put(firsts, first.key[s], first.klen[s], kind);
     }
     free(tally);
     strmap_free(&first);
+    strmap_free(&second);
+}
+
+/* Is the word a given name: a GIVEN first name (find_first_names) that is no
+ * name of its own (neither kept nor merged)? */
+static int given_name(const cand *cs, const strmap *index, const strmap *firsts, const char *w, size_t len) {
+    int64_t kind = strmap_get(firsts, w, len);
+    if (kind < 0 || !(kind & GIVEN)) return 0;
+    int64_t i = strmap_get(index, w, len);
+    return !(i >= 0 && (cs[i].kept || cs[i].into >= 0));
+}
+
+/* The one-word candidate that the word [b, e) of c->key is, or -1. */
+static int64_t word_candidate(const strmap *index, const cand *c, size_t b, size_t e) {
+    return span_index(index, c->key + b, e - b);
+}
+
+/* A first name alone ("Thomas" of "Thomas Edison", "Dick", "Charles"): a kept
+ * one-word name that the text uses as a first name (find_first_names), that
+ * is a whole run of name words in fewer than FIRST_NAME_ALONE of its
+ * occurrences, that starts spans of two words ("Dick Bruin") more than
+ * FIRST_NAME_BEFORE times as often as it ends spans of two or three
+ * ("University of Edinburgh": a place, not a first name), and none of whose
+ * spans of two words holds half of those (a company's short form: "Morgan"
+ * of "Morgan Stanley", "Cray" of "Cray Research") is no entity, and no item
+ * of a definition head; a linked name stays. */
+#define FIRST_NAME_ALONE 0.5
+#define FIRST_NAME_BEFORE 2
+static void drop_first_names(cand *cs, int64_t n, const strmap *index, const strmap *firsts) {
+    int64_t *before = xcalloc((size_t)n + 1, sizeof *before), *after = xcalloc((size_t)n + 1, sizeof *after);
+    int64_t *most = xcalloc((size_t)n + 1, sizeof *most); /* its most frequent span of two words */
+    for (int64_t i = 0; i < n; i++) {
+        const cand *c = &cs[i];
+        if (c->ntok != 2 && c->ntok != 3) continue;
+        const char *first = memchr(c->key, ' ', c->len), *last = memrchr(c->key, ' ', c->len);
+        int64_t f = word_candidate(index, c, 0, (size_t)(first - c->key));
+        int64_t l = word_candidate(index, c, (size_t)(last + 1 - c->key), c->len);
+        if (f >= 0 && c->ntok == 2) {
+            before[f] += c->count;
+            if (c->count > most[f]) most[f] = c->count;
+        }
+        if (l >= 0) after[l] += c->count;
+    }
+    for (size_t s = 0; s < firsts->cap; s++) {
+        if (!firsts->hash[s]) continue;
+        int64_t i = strmap_get(index, firsts->key[s], firsts->klen[s]);
+        if (!(firsts->val[s] & FIRST) || i < 0 || !cs[i].kept || cs[i].linked || (double)cs[i].whole >= FIRST_NAME_ALONE * (double)cs[i].count ||
+            before[i] <= FIRST_NAME_BEFORE * after[i] || 2 * most[i] >= before[i])
+            continue;
+        cs[i].kept = 0;
+        cs[i].first_name = 1;
+    }
+    free(before);
+    free(after);
+    free(most);
 }
 
 /* Is c a person's full name: its words before the last given names or
  * initials ("J."), one given name at least ("John W. Backus")? */
-static int person_long_form(const strmap *given, const cand *c) {
+static int person_long_form(const cand *cs, const strmap *index, const strmap *firsts, const cand *c) {
     int names = 0;
     for (size_t b = 0, e; b < c->len; b = e + 1) {
         const char *sp = memchr(c->key + b, ' ', c->len - b);
         if (!sp) break;
         e = (size_t)(sp - c->key);
         int initial = e - b == 2 && c->key[b] >= 'A' && c->key[b] <= 'Z' && c->key[b + 1] == '.';
-        if (strmap_get(given, c->key + b, e - b) >= 0) names++;
+        if (given_name(cs, index, firsts, c->key + b, e - b)) names++;
         else if (!initial) return 0;
     }
     return names > 0;
@@ -1019,10 +1186,7 @@ static int64_t together(const discover *d, const cand *w, const cand *f) {
  * Eyre", however frequent the novel.
  * Products and places are no persons: "Turbo Pascal", "Franz Lisp",
  * "Internet Explorer", "McDonnell Douglas", "British Columbia" merge nothing. */
-static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, aliases *al) {
-    strmap given;
-    strmap_init(&given);
-    find_given_names(d, cs, n, index, &given);
+static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
     int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its person's long form, -2: several */
     char *seen = xcalloc((size_t)n + 1, 1); /* w alone was seen in a sentence with a longer span ending with it */
@@ -1033,7 +1197,7 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
         int64_t w = strmap_get(index, sp + 1, cs[i].len - (size_t)(sp + 1 - cs[i].key));
         if (w < 0 || !cs[w].kept || cs[w].ntok != 1) continue;
         if (full[w] < 0 || preferred(&cs[i], &cs[full[w]])) full[w] = i;
-        if (person_long_form(&given, &cs[i])) only[w] = only[w] == -1 ? i : -2;
+        if (person_long_form(cs, index, firsts, &cs[i])) only[w] = only[w] == -1 ? i : -2;
     }
     const counter *tg = &d->together;
     for (size_t s = 0; s < tg->map.cap; s++) {
@@ -1044,7 +1208,7 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept || !person_long_form(&given, &cs[f]) ||
+        if (f < 0 || !cs[f].kept || !cs[w].kept || !person_long_form(cs, index, firsts, &cs[f]) ||
             (seen[w] && !together(d, &cs[w], &cs[f])))
             continue;
         if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole)
@@ -1060,7 +1224,6 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
     free(full);
     free(only);
     free(seen);
-    strmap_free(&given);
 }
 
 /* A name w and its company forms "w Inc", "w Microsystems", "w Computer
@@ -1131,7 +1294,7 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         int64_t total = 0, first = -1;
         for (int j = 0; j < k; j++) {
             int64_t c = items[j];
-            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c])) {
+            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c]) || cs[c].first_name) {
                 items[j] = -1;
                 continue;
             }
@@ -1225,6 +1388,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
         c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
         c->ends = v[ENDS];
+        c->linked = links_to(d, c);
     }
     /* longest first, so that a candidate's kept extensions are known when it is judged */
     cand **order = xmalloc(sizeof *order * (size_t)(n + 1));
@@ -1234,11 +1398,13 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     int64_t min = d->p.min_count;
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
-        if (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count) continue;
-        if (!name_shaped(d, cs, &sp->map, c) || adjective(c)) continue;
+        int linked = linked_name(d, c);
+        if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
+            continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && adjective(c))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
-        } else if (weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
+        } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
             continue;
         }
         c->kept = 1;
@@ -1251,11 +1417,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     }
     free(order);
     drop_plurals(cs, n, &sp->map);
+    strmap firsts;
+    strmap_init(&firsts);
+    find_first_names(d, cs, n, &firsts);
+    drop_first_names(cs, n, &sp->map, &firsts);
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
     if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
-    merge_surnames(d, cs, n, &sp->map, &al);
+    merge_surnames(d, cs, n, &sp->map, &firsts, &al);
+    strmap_free(&firsts);
     merge_organisations(cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
     counter *ac = &d->acronyms;

@@ -40,6 +40,21 @@
  *  - no word a name hyphen-joined to a lower-case word the text writes alone
  *    ("C-like", "U.S.-backed"), no title as its last word, no number after a
  *    common word ("Section 5"), no plural of a kept name ("GUIs");
+ *  - several words: not an ordinary phrase that the text also writes in
+ *    lower case at least a quarter as often ("Image Processing", "Mail User
+ *    Agent"; counted by the second pass, discover_add_lower_case);
+ *  - no first name alone: a word the text puts before at least 3 surnames
+ *    (proper words that follow at most 2 different words: "Dick Bruin",
+ *    "Dick Depew") and before more surnames than other words, a whole run
+ *    in under half of its occurrences, starting spans of two words more than
+ *    twice as often as it ends spans ("University of Edinburgh" is a place),
+ *    none of those spans holding half of them ("Morgan Stanley": a company's
+ *    short form) is no entity ("Thomas", "Dick", "Charles");
+ *  - a linked name (the text's link markup pointed at it at least min_count
+ *    times, more often than at its lower-case form: discover_add_link) seen
+ *    min_count times is kept whatever the counts of fragments, adjectives,
+ *    concordance and first names say; it must still be shaped like a name and,
+ *    of one word, no common word ("{Home}" as a link's label);
  *  - no adjective: of 20 or more whole runs, at least 5% end a phrase
  *    (punctuation, "'s", a number or a verb such as "said" follows: "Japanese"
  *    is followed by a noun);
@@ -117,6 +132,15 @@ discover *discover_new(const discover_params *p);
 void discover_free(discover *d);
 /* Counts one sentence (tokens as sentence_split.h makes them). */
 void discover_add_sentence(discover *d, char *const *tokens, int n);
+/* A name the text's link markup pointed at `links` times ({IBM}, [[IBM]];
+ * text/linked_names.h), its tokens joined by single spaces: strong evidence
+ * that it is a name. Call before discover_finish. */
+void discover_add_link(discover *d, const char *name, int64_t links);
+/* The second pass: the same sentences again, after every discover_add_sentence
+ * and before discover_finish, to count where the text writes a candidate of
+ * several words in lower case ("image processing"). Optional: without it no
+ * candidate is dropped for its lower-case form. */
+void discover_add_lower_case(discover *d, char *const *tokens, int n);
 
 /* The rule that made a name an alias of an entity (names.tsv says it). */
 typedef enum {

@@ -1,4 +1,4 @@
-/* sentence_spool: write-once, replay-once spool of tokenised sentences. */
+/* sentence_spool: write-once, replayable spool of tokenised sentences. */
 #include "discover/sentence_spool.h"
 
 #include <errno.h>

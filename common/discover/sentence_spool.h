@@ -1,5 +1,5 @@
 /* sentence_spool: tokenised sentences and their article ids in a temporary
- * file, written once and replayed in order — annotate --discover must read the
+ * file, written once and replayed in order, as often as needed — annotate --discover must read the
  * whole text before it knows the names to find in it, and stdin cannot be read
  * twice. Disk use is linear in the text, memory constant.
  *
@@ -15,7 +15,7 @@ typedef struct sentence_spool sentence_spool;
 /* A new spool file in folder `dir` named after `base`. */
 sentence_spool *sentence_spool_create(const char *dir, const char *base);
 void sentence_spool_put(sentence_spool *s, const char *article, char *const *tokens, int n);
-/* Calls fn for every sentence put, in order (tokens valid until fn returns). */
+/* Calls fn for every sentence put, in order (tokens valid until fn returns); may be called again. */
 void sentence_spool_replay(sentence_spool *s, void (*fn)(void *ctx, const char *article, char **tokens, int n), void *ctx);
 /* Removes the file and frees the spool. */
 void sentence_spool_remove(sentence_spool *s);

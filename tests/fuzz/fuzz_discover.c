@@ -1,7 +1,9 @@
 /* fuzz_discover: libFuzzer target for entity discovery (common/discover/discover.h)
  * fed by the text tokenizer (sentence_split.h word_tokenize), on arbitrary
  * bytes: each line of valid UTF-8 is a sentence, added three times so that
- * candidates reach min_count, with a small candidate table so that pruning runs.
+ * candidates reach min_count, with a small candidate table so that pruning runs;
+ * then a second pass of the same lines (discover_add_lower_case), and a line
+ * that starts with '@' is also a link target (discover_add_link), 3 links.
  * Checked: every name is its tokens joined by single spaces, starts with a
  * capitalised word or a particle and ends with a capitalised word or numeral,
  * has at most max_len tokens, no tab or newline; counts are >= min_count and in descending order;
@@ -14,11 +16,8 @@
 #include "text/sentence_split.h"
 #include "text/text_source.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    discover_params p;
-    discover_params_default(&p);
-    p.max_table = 64;
-    discover *d = discover_new(&p);
+/* Each valid line of data: pass 0 counts it (and its link), pass 1 is the second pass. */
+static void feed(discover *d, const uint8_t *data, size_t size, int pass) {
     const char *s = (const char *)data, *end = s + size;
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -28,12 +27,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             memcpy(line, s, len);
             line[len] = 0;
             int n = word_tokenize(line, &tok);
-            for (int k = 0; k < 3 && n; k++) discover_add_sentence(d, tok, n);
+            for (int k = 0; k < 3 && n; k++) pass ? discover_add_lower_case(d, tok, n) : discover_add_sentence(d, tok, n);
+            if (!pass && line[0] == '@') discover_add_link(d, line + 1, 3);
             free(tok);
             free(line);
         }
         s += len + 1;
     }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    discover_params p;
+    discover_params_default(&p);
+    p.max_table = 64;
+    discover *d = discover_new(&p);
+    feed(d, data, size, 0);
+    feed(d, data, size, 1);
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
