@@ -102,7 +102,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
      "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6},                                \
     {"list-weight", OPT_DOUBLE, &(c).list_weight, "X",                                                            \
      "weight multiplier of the list features: the members of the coordination list a mention is in "             \
-     "(\"Japan , West Germany and Britain\"); 0 = none; -1 = from the corpus: 0 in a glossary, else 2", -1, 1e6}, \
+     "(\"Japan , West Germany and Britain\"), and \", NAME\" after a mention (\"Houston , Texas\"); 0 = none; "      \
+     "-1 = from the corpus: 0 in a glossary, else 2", -1, 1e6},                                                    \
     {"head-weight", OPT_DOUBLE, &(c).head_weight, "X",                                                            \
      "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
      "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6},             \
