@@ -1,4 +1,5 @@
-/* coordination: coordination lists among a sentence's mentions (contract in coordination.h). */
+/* coordination: coordination lists and "X , Y" locations among a sentence's mentions (contract
+ * in coordination.h). */
 #include "model/coordination.h"
 
 enum { GAP_OTHER, GAP_COMMA, GAP_CONJ };
@@ -39,4 +40,10 @@ void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, 
             i = j > i ? j : i + 1; /* a run of commas that ends without a conjunction: go on from its end */
         }
     }
+}
+
+void coordination_located(const genus_vocab *v, const sentence_mention *m, int n, const int *first,
+                          const int *last, int *located) {
+    for (int i = 0; i < n; i++)
+        located[i] = i + 1 < n && first[i] == last[i] && first[i + 1] == last[i + 1] && gap_after(v, m, i) == GAP_COMMA;
 }

@@ -10,7 +10,8 @@
  * keeps the text after A, so the text between A and B is the longest g tokens that both end
  * B's prefix and start what follows A's mask. A list is a run of neighbouring mentions whose
  * gaps are "," and whose last gap is "and" / "or" / ", and" / ", or" (a comma alone is also
- * an apposition: "Houston , Texas"). Lists do not overlap; the leftmost is taken first.
+ * an apposition: "Houston , Texas", which coordination_located reads). Lists do not overlap;
+ * the leftmost is taken first.
  *
  * Works on wordpiece ids with the roles of a genus_vocab (definition_genus.h). Cost: O(sum
  * over neighbouring pairs of the gap's length squared) per sentence, in practice O(length). */
@@ -30,5 +31,11 @@ typedef struct {
 /* The lists among m[0..n), mentions of one sentence in order of mask (ascending): mention i
  * is in the list m[first[i] .. last[i]] (first[i] == last[i] == i: in no list). */
 void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, int *first, int *last);
+
+/* The mentions of m[0..n) that a comma and another mention follow, neither in a list that
+ * first/last mark (coordination_lists): "Houston , Texas", "Trenton , Nova Scotia" - the
+ * name after the comma says where the first one is. located[i] = 1 for Houston, else 0. */
+void coordination_located(const genus_vocab *v, const sentence_mention *m, int n, const int *first,
+                          const int *last, int *located);
 
 #endif

@@ -22,6 +22,7 @@
 #define LIST_TYPE 97
 #define HEAD_TYPE 96
 #define NAME_TYPE 95
+#define LOCATED_TYPE 94
 
 struct pattern_model {
     pattern_config cfg;
@@ -159,6 +160,12 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
     }
     for (int i = 0; c->head_weight > 0 && i < s->nheads && i < HEAD_WORDS; i++) n = word_feature(s->heads[i], HEAD_TYPE, PATTERN_HEAD, key, desc, n);
     if (c->name_weight > 0 && s->nname) n = word_feature(s->name, NAME_TYPE, PATTERN_NAME, key, desc, n);
+    if (c->list_weight > 0 && s->located) {
+        int32_t v[1] = {LOCATED_TYPE};
+        key[n] = tagged_key(v, 1, PATTERN_LIST);
+        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = -1};
+        n++;
+    }
     return n;
 }
 

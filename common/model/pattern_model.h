@@ -13,7 +13,9 @@
  *  - with list_weight > 0, the coordination list the mention is in (coordination.h: "Japan ,
  *    West Germany and Britain"): one feature per member of the list, itself included ("listed
  *    with Britain"), so members of one list share features and so do entities listed with the
- *    same ones;
+ *    same ones; and, with the same weight, one feature "followed by ', NAME'" when a comma and
+ *    another name follow the mention outside a list ("Houston , Texas", "Trenton , Nova
+ *    Scotia": a place named with where it is);
  *  - with head_weight > 0, the class nouns of Hearst's patterns and of a title around the
  *    mention or its list (hearst_heads.h: "countries such as X", "X and other countries",
  *    "Finance Minister X");
@@ -59,7 +61,7 @@
 #define LIST_MEMBERS 8       /* list members kept per mention (the nearest, itself included) */
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
-#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + HEAD_WORDS + 1) /* per sample */
+#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + 1 + HEAD_WORDS + 1) /* per sample */
 #define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
 
 typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
@@ -110,7 +112,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
       "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6, "")                              \
     X(c, "list-weight", list_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the list features: the members of the coordination list a mention is in "             \
-      "(\"Japan , West Germany and Britain\"); 0 = none", 0, 1e6, PATTERN_FROM_CORPUS("0", "2"))                   \
+      "(\"Japan , West Germany and Britain\"), and \", NAME\" after a mention (\"Houston , Texas\"); 0 = none", 0, 1e6, \
+      PATTERN_FROM_CORPUS("0", "2"))                   \
     X(c, "head-weight", head_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
       "(\"countries such as X\", \"X and other countries\", \"Finance Minister X\"); 0 = none", 0, 1e6, "")        \
@@ -156,6 +159,7 @@ typedef struct {
     int nheads;                               /* how many: 0..HEAD_WORDS */
     int32_t name[GENUS_PIECES];               /* head word of its entity's name (name_head.h) */
     int nname;                                /* 1 when it has one, else 0 */
+    int located;                              /* 1: ", NAME" follows it outside a list (coordination.h) */
 } pattern_sample;
 
 /* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
@@ -173,8 +177,8 @@ pattern_kind pattern_key_kind(uint64_t key);
 double pattern_kind_weight(const pattern_config *c, pattern_kind k);
 
 /* What each feature of a sample is made of, in the order the model counts them (n-gram
- * patterns first, then the bag words, the genus words, the list members, the head words and
- * the name's head): its key as counted (pattern_counts.key), its kind and its ids. */
+ * patterns first, then the bag words, the genus words, the list members, the head words, the
+ * name's head and the location feature): its key as counted (pattern_counts.key), its kind and its ids. */
 typedef struct {
     uint64_t key;
     pattern_kind kind;        /* PATTERN_BAG: word; GENUS, HEAD, NAME: genus_word; LIST: entity */
@@ -182,7 +186,7 @@ typedef struct {
     int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
     int32_t word;
     int32_t genus_word[GENUS_PIECES]; /* its wordpieces, -1 padded */
-    int32_t entity;                   /* a list member's row */
+    int32_t entity;                   /* a list member's row; -1: the location feature (", NAME" follows) */
 } pattern_feature;
 /* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
 int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);

@@ -35,6 +35,7 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
     own_heads(v, ids, len, p, out);
     for (int i = 0; i < GENUS_PIECES; i++) out->name[i] = -1;
     out->nname = 0;
+    out->located = 0;
 }
 
 /* The head word of each entity's name into name[E][GENUS_PIECES] (the names encoded with the
@@ -71,11 +72,13 @@ static int by_sentence(const void *a, const void *b) {
     return (p->j > q->j) - (p->j < q->j);
 }
 
-/* The lists of one sentence's n mentions (keys, their tokens in tok) and the patterns around
- * each list into ps. */
+/* The lists and locations of one sentence's n mentions (keys, their tokens in tok) and the
+ * patterns around each list into ps. */
 static void sentence_signals(const genus_vocab *v, const sentence_key *key, sentence_mention *m, int n,
-                             int *first, int *last, pattern_sample *ps) {
+                             int *first, int *last, int *located, pattern_sample *ps) {
     coordination_lists(v, m, n, first, last);
+    coordination_located(v, m, n, first, last, located);
+    for (int i = 0; i < n; i++) ps[key[i].j].located = located[i];
     for (int i = 0; i < n; i++) {
         if (first[i] == last[i]) continue;
         pattern_sample *out = &ps[key[i].j];
@@ -114,7 +117,7 @@ pattern_sample *pattern_samples_read(const samples *s) {
     int cap = 0;
     int32_t *tok = NULL;
     sentence_mention *m = NULL;
-    int *first = NULL, *last = NULL;
+    int *first = NULL, *last = NULL, *located = NULL;
     for (int64_t a = 0, b; a < S; a = b) {
         for (b = a + 1; b < S && key[b].sentence == key[a].sentence; b++) {}
         int n = (int)(b - a);
@@ -125,17 +128,19 @@ pattern_sample *pattern_samples_read(const samples *s) {
             m = xrealloc(m, sizeof *m * (size_t)cap);
             first = xrealloc(first, sizeof(int) * (size_t)cap);
             last = xrealloc(last, sizeof(int) * (size_t)cap);
+            located = xrealloc(located, sizeof(int) * (size_t)cap);
         }
         for (int i = 0; i < n; i++) {
             int32_t *t = tok + (size_t)i * (size_t)maxlen;
             m[i] = (sentence_mention){t, samples_tokens(s, key[a + i].j, t), key[a + i].mask};
         }
-        sentence_signals(&v, key + a, m, n, first, last, ps);
+        sentence_signals(&v, key + a, m, n, first, last, located, ps);
     }
     free(tok);
     free(m);
     free(first);
     free(last);
+    free(located);
     free(key);
     free(name);
     genus_vocab_free(&v);

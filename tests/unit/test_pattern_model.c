@@ -368,6 +368,7 @@ static void test_running_text_features(void) {
             memcpy(s[j].name, exchange, sizeof exchange);
             s[j].nname = 1;
         }
+    s[4].located = s[5].located = 1; /* entities 1 and 2: "[1] , Texas", "[2] , Texas" */
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     c.bag = 0;
     c.genus_weight = 0;
@@ -388,9 +389,13 @@ static void test_running_text_features(void) {
     n = pattern_sample_features(&s[3], &c, d);
     CHECK_EQ_INT(d[PATTERN_NGRAMS].kind, PATTERN_HEAD);
     CHECK(!memcmp(d[PATTERN_NGRAMS].genus_word, countries, sizeof countries));
+    CHECK_EQ_INT(pattern_sample_features(&s[4], &c, d), PATTERN_NGRAMS + 2); /* the name, then the location */
+    CHECK_EQ_INT(d[PATTERN_NGRAMS + 1].kind, PATTERN_LIST);
+    CHECK_EQ_INT(pattern_key_kind(d[PATTERN_NGRAMS + 1].key), PATTERN_LIST);
+    CHECK_EQ_INT(d[PATTERN_NGRAMS + 1].entity, -1);
     pattern_counts k;
     pattern_counts_build(&k, &c, 3, 6, s);
-    CHECK_EQ_INT(k.F, 4); /* listed with 0, listed with 1, countries, exchange: two entities each */
+    CHECK_EQ_INT(k.F, 5); /* listed with 0, listed with 1, located, countries, exchange: two entities each */
     int seen[6] = {0};
     pattern_model *m = pattern_model_from_counts(&c, &k);
     for (int64_t f = 0; f < k.F; f++) {
@@ -399,7 +404,7 @@ static void test_running_text_features(void) {
         CHECK_EQ_INT(k.foff[f + 1] - k.foff[f], 2);
         CHECK_NEAR(pattern_model_feature_weight(m, f), pattern_kind_weight(&c, kind), 1e-6);
     }
-    CHECK_EQ_INT(seen[PATTERN_LIST], 2);
+    CHECK_EQ_INT(seen[PATTERN_LIST], 3);
     CHECK_EQ_INT(seen[PATTERN_HEAD], 1);
     CHECK_EQ_INT(seen[PATTERN_NAME], 1);
     CHECK_NEAR(pattern_kind_weight(&c, PATTERN_NAME), 4, 0);

@@ -35,7 +35,8 @@ static const char *words_text(const int32_t (*w)[GENUS_PIECES], int n) {
 }
 
 /* The lists of a sentence whose mentions are written [[a b]]: one sample per mention, made
- * here as the sentence with that mention masked; returns "first-last" per mention. */
+ * here as the sentence with that mention masked; returns "first-last" per mention, with "L"
+ * after it when ", NAME" follows the mention outside a list (coordination_located). */
 static const char *lists_of(const genus_vocab *v, const char *sentence) {
     static char out[256];
     char text[8][512];
@@ -58,10 +59,12 @@ static const char *lists_of(const genus_vocab *v, const char *sentence) {
         m[n].ids = ids[n];
         m[n].len = encode(text[n], ids[n], &m[n].mask);
     }
-    int first[8], last[8];
+    int first[8], last[8], located[8];
     coordination_lists(v, m, n, first, last);
+    coordination_located(v, m, n, first, last, located);
     out[0] = 0;
-    for (int i = 0; i < n; i++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d", i ? " " : "", first[i], last[i]);
+    for (int i = 0; i < n; i++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d%s", i ? " " : "", first[i], last[i], located[i] ? "L" : "");
     return out;
 }
 
@@ -73,7 +76,11 @@ static void test_coordination_lists(void) {
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] , [[west germany]] , and [[britain]] [SEP]"), "0-2 0-2 0-2");
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] or [[britain]] [SEP]"), "0-1 0-1");
     /* a comma alone is an apposition, not a list */
-    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] met [SEP]"), "0-0 1-1");
+    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] met [SEP]"), "0-0L 1-1");
+    /* a comma before a list's first member: no location; nor after a list's last member */
+    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] , [[japan]] and [[britain]] [SEP]"), "0-3 0-3 0-3 0-3");
+    CHECK_STR(lists_of(&v, "[CLS] [[japan]] met [[houston]] , [[texas]] [SEP]"), "0-0 1-1L 2-2");
+    CHECK_STR(lists_of(&v, "[CLS] [[japan]] and [[britain]] , [[texas]] [SEP]"), "0-1 0-1 2-2");
     /* other words between mentions end a list; the list after them is found */
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] met the [[britain]] , [[west germany]] and [[texas]] [SEP]"), "0-0 1-3 1-3 1-3");
     /* a gap that starts and ends with a comma is longer than one: no list */
