@@ -3,6 +3,9 @@
 // messages are JSON separated by NUL bytes).
 'use strict';
 const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 
 class Browser {
   // Starts headless chromium with a fresh profile in `profileDir`.
@@ -142,4 +145,26 @@ function reporter(T) {
   return { pass, fail, check, failures: () => failures };
 }
 
-module.exports = { Browser, reporter };
+// One browser test's page: body(page) runs in a fresh headless chromium profile; a thrown error
+// is FAIL run, a page console error FAIL no_page_errors, past `seconds` FAIL timeout. Closes
+// the browser, removes the profile and exits 1 when any check of reporter `rep` failed.
+async function browserSession(chromium, rep, body, seconds = 300) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'probexpan-chromium-'));
+  const browser = new Browser(chromium, profile);
+  const timer = setTimeout(() => { rep.fail('timeout', `${seconds} s`); process.exit(1); }, seconds * 1000);
+  try {
+    const page = await browser.newPage();
+    await body(page);
+    if (page.console.length) rep.fail('no_page_errors', page.console.join(' | '));
+    else rep.pass('no_page_errors');
+  } catch (e) {
+    rep.fail('run', e.message.split('\n')[0]);
+  } finally {
+    clearTimeout(timer);
+    await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  process.exit(rep.failures() ? 1 : 0);
+}
+
+module.exports = { Browser, reporter, browserSession };
