@@ -61,24 +61,22 @@ static json_t *entity_list(const corpus_index *x, const int64_t *rows, int n) {
 }
 
 /* The set's name of answer r, the words from the run's samples; NULL without them (--index). */
-static json_t *query_set_name(const char *run, const corpus_index *x, const engine_result *r) {
+static json_t *query_set_name(const char *run, const engine *g, const engine_result *r) {
+    const corpus_index *x = engine_index(g);
     char *samples_path = run ? xasprintf("%s/samples.mp", run) : NULL;
     json_t *j = NULL;
     if (samples_path && access(samples_path, R_OK) == 0) {
         feature_text *t = feature_text_open(x, samples_path);
-        genus_heads h;
-        genus_heads_build(&h, &x->counts);
         int64_t *set = xmalloc(sizeof(int64_t) * (size_t)(r->nseeds + r->naccepted + 1)),
                 *list = xmalloc(sizeof(int64_t) * (size_t)(r->n + 1));
         memcpy(set, r->seeds, sizeof(int64_t) * (size_t)r->nseeds);
         memcpy(set + r->nseeds, r->accepted, sizeof(int64_t) * (size_t)r->naccepted);
         for (int i = 0; i < r->n; i++) list[i] = intmap_get(&x->row_of_eid, r->items[i].eid);
         set_name s;
-        set_name_find(&s, &h, t, set, r->nseeds + r->naccepted, list, r->n);
+        set_name_find(&s, engine_genus_heads(g), t, set, r->nseeds + r->naccepted, list, r->n);
         j = set_name_json(&s);
         free(set);
         free(list);
-        genus_heads_free(&h);
         feature_text_close(t);
     }
     free(samples_path);
@@ -329,7 +327,7 @@ int main(int argc, char **argv) {
         } else {
             confidence_cut cut;
             cut_answer(&a->r, cut_fraction, cut_auto, &cut);
-            json_t *name = query_set_name(run, x, &a->r);
+            json_t *name = query_set_name(run, g, &a->r);
             if (!strcmp(format, "tsv")) print_tsv(&a->r, &cut);
             else print_json(x, &a->r, variant, name, &cut);
             fflush(stdout);

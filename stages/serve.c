@@ -23,7 +23,6 @@
 #include "serve/lexicon.h"
 #include "serve/ties.h"
 #include "model/feature_text.h"
-#include "model/genus_heads.h"
 
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {
@@ -92,18 +91,15 @@ int main(int argc, char **argv) {
     if (access(samples_path, R_OK) != 0) die_input(samples_path, NULL, "missing: the samples %s was built from are needed", index);
     feature_text *text = feature_text_open(engine_index(g), samples_path);
     ties *t = ties_open(g, text);
-    genus_heads heads;
-    genus_heads_build(&heads, &engine_index(g)->counts);
     lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
     /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
     class_cache classes = CLASS_CACHE_INIT;
-    serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), &heads, text, &classes};
+    serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), engine_genus_heads(g), text, &classes};
     http_options o = {bind, port, web_dir, max_connections, request_deadline * 1000, cli_num_threads(), turn_wait * 1000,
                       budget * 1000};
     int rc = http_serve(&ctx, &o);
     lexicon_free(lex);
     class_cache_free(&classes);
-    genus_heads_free(&heads);
     ties_free(t);
     feature_text_close(text);
     engine_free(g);

@@ -30,7 +30,7 @@ struct engine {
     int64_t *background; /* every entity row in a fixed pseudo-random order */
     _Atomic(sparse_row *) *kept[ENGINE_MAX_MODELS]; /* [E] unrefined rows kept across queries (NULL: not yet) */
     atomic_size_t *kept_bytes; /* their size, at most cfg.row_cache_bytes */
-    genus_heads genus; /* what each entity's own definitions call it (genus_agreement) */
+    genus_heads genus; /* what each entity's own definitions call it (genus_agreement, the set's name) */
     int glossary;      /* genus_agreement_glossary: the re-ranking applies */
 };
 
@@ -104,6 +104,7 @@ void engine_free(engine *g) {
 }
 
 const corpus_index *engine_index(const engine *g) { return &g->idx; }
+const genus_heads *engine_genus_heads(const engine *g) { return &g->genus; }
 const pattern_model *engine_model(const engine *g) { return g->m[0]; }
 
 seedfeat_opts engine_select_opts(const engine_request *q, int accepted) {

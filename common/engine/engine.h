@@ -59,6 +59,7 @@
 
 #include "artifacts/index.h"
 #include "model/contrastive_pairs.h"
+#include "model/genus_heads.h"
 #include "model/pattern_model.h"
 #include "model/seed_features.h"
 
@@ -96,6 +97,8 @@ typedef struct engine engine;
 engine *engine_open(const char *index_path, const engine_config *c);
 void engine_free(engine *g);
 const corpus_index *engine_index(const engine *g);
+/* What each entity's own definitions call it (genus_heads.h), built once at engine_open. */
+const genus_heads *engine_genus_heads(const engine *g);
 /* Model 1 (every feature of the index, numbered as its counts; unrefined). */
 const pattern_model *engine_model(const engine *g);
 
