@@ -135,3 +135,13 @@ void text_reader_free(text_reader *t) {
     free(t->sample);
     free(t);
 }
+
+void text_reader_options_parse(text_reader_options *o, const char *format, int lines, int ids, long max_line) {
+    *o = (text_reader_options){TEXT_FORMAT_AUTO, ids, max_line};
+    if (text_format_parse(format, &o->format) != 0)
+        die_usage("--format %s: expected auto, plain, lines, dictd, markdown or html", format);
+    if (lines && o->format != TEXT_FORMAT_AUTO && o->format != TEXT_FORMAT_LINES)
+        die_usage("--lines is --format lines: it cannot go with --format %s", format);
+    if (lines || (ids && o->format == TEXT_FORMAT_AUTO)) o->format = TEXT_FORMAT_LINES;
+    if (ids && o->format != TEXT_FORMAT_LINES) die_usage("--ids needs the lines format (--format lines)");
+}

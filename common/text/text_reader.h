@@ -22,6 +22,10 @@ typedef struct {
     int ids;            /* lines format: ID<TAB>text */
     long max_line;      /* longest line in bytes */
 } text_reader_options;
+/* The options from a program's --format NAME (auto, plain, lines, dictd, markdown, html),
+ * --lines (the same as --format lines) and --ids (needs the lines format, which it implies
+ * with auto); a bad or contradictory choice exits 2. */
+void text_reader_options_parse(text_reader_options *o, const char *format, int lines, int ids, long max_line);
 
 typedef struct text_reader text_reader;
 
