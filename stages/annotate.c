@@ -7,7 +7,8 @@
  * with fewer than --min-mentions mentions and writes the dataset (annotation.h: entity2id.txt,
  * sentences.json, aliases.txt, names.tsv; dataset/class_lists.h: gt/ and query/ from member
  * lists) through dataset/dataset_write.h: a temporary folder beside --out, renamed into place
- * (or packed as .tar.gz) at the end, so a failure leaves no partial output. */
+ * (or packed as .tar.gz) at the end, so a failure leaves no partial output; an existing --out
+ * folder is replaced only when annotate wrote it or it is empty (or with --force). */
 #include <stdio.h>
 #include <stdlib.h>
 

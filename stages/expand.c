@@ -76,8 +76,8 @@ static void search_groups(anchor_scorer *sc, entity_rows *er, windowsearch_query
 
 int main(int argc, char **argv) {
     entity_rows_paths rp = {0};
-    const char *queries = NULL, *class_name = "seeds", *negatives = NULL, *aliases = NULL;
-    seed_input seeds = {0};
+    const char *queries = NULL, *class_name = "seeds", *aliases = NULL;
+    seed_options so = {0};
     const char *out = NULL, *cand = "mean";
     int size = 100, s = 20, exclusive = 0, official = 0;
     list_format_options lf = {0};
@@ -86,10 +86,9 @@ int main(int argc, char **argv) {
     const cli_option opts[] = {
         ENTITY_ROWS_CLI_OPTIONS(rp),
         {"queries", OPT_INPUT, &queries, "PATH", "dataset folder/archive (its query/*.txt) or a query file CLASS.txt", 0, 0},
-        SEED_CLI_OPTIONS(seeds),
+        SEED_CLI_OPTIONS(so),
         {"aliases", OPT_INPUT, &aliases, "PATH", "more names for --seeds and query files: a names file (name<TAB>alias...) or a dataset (its aliases.txt)", 0, 0},
         {"class", OPT_STRING, &class_name, "NAME", "class name recorded for --seeds", 0, 0},
-        {"negative-seeds", OPT_STRING, &negatives, "LIST", "names or eids kept out of every result (comma-separated)", 0, 0},
         {"size", OPT_INT, &size, "N", "entities to add beyond the seeds (S_tgt = seeds + N)", 1, 100000},
         {"window", OPT_DOUBLE, &w0, "W0", "initial window w0", 1, 1e6},
         {"window-growth", OPT_DOUBLE, &g, "G", "window growth g per step", 0, 1e6},
@@ -109,7 +108,7 @@ int main(int argc, char **argv) {
     cli_parse(&spec, argc, argv);
     list_format fmt = list_format_chosen(&lf);
     if (!out) die_usage("--out is required");
-    if (!queries == !seed_input_given(&seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
+    if (!queries == !seed_input_given(&so.seeds)) die_usage("give exactly one of --queries and --seeds/--seed/--seeds-file");
     if (official) { /* the official schedule, recorded as the options' values */
         cand = "logz";
         aw.kind = ANCHOR_EXPAND_BANDS;
@@ -126,9 +125,10 @@ int main(int argc, char **argv) {
     query_list ql = {0, NULL};
     if (aliases) name_index_load_aliases(&ni, aliases);
     if (queries) queries_load(&ql, queries, er.path, &ni);
-    else queries_add_seeds(&ql, class_name, &seeds, &ni);
+    else queries_add_seeds(&ql, class_name, &so.seeds, &ni);
     int nneg = 0;
-    int64_t *neg = negatives ? queries_resolve_negatives(&ql, negatives, &ni, &nneg) : NULL;
+    int64_t *neg = queries_resolve_negatives(&ql, &so.negatives, &ni, &nneg);
+    queries_add_accepted(&ql, &so.accepted, &ni, neg, nneg);
 
     windowsearch_query *x = xcalloc((size_t)ql.n, sizeof *x);
     for (int i = 0; i < ql.n; i++) {
@@ -178,7 +178,9 @@ int main(int argc, char **argv) {
     log_done("%s queries, %s entities expanded", fmt_count(b1, ql.n), fmt_count(b2, total));
     free(x);
     free(neg);
-    free(seeds.names.v);
+    free(so.seeds.names.v);
+    free(so.negatives.names.v);
+    free(so.accepted.names.v);
     anchor_free(&sc);
     query_list_free(&ql);
     name_index_free(&ni);

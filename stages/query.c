@@ -252,19 +252,15 @@ int main(int argc, char **argv) {
     const char *run = NULL, *index_path = NULL;
     const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *cut_mode = "none", *why = NULL;
     double cut_fraction = CONFIDENCE_CUT_FRACTION;
-    seed_input seeds = {0}, negatives = {0}, accepted = {0}; /* the last two: a list and single names */
+    seed_options so = {0};
     engine_config ec = engine_config_defaults();
     engine_request q = engine_request_defaults();
     long subset_seed = (long)ec.seed;
     const cli_option opts[] = {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
         {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
-        SEED_CLI_OPTIONS(seeds),
+        SEED_CLI_OPTIONS(so),
         {"queries", OPT_INPUT, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
-        {"negative-seeds", OPT_STRING, &negatives.list, "LIST", "rejected entities, comma-separated: never returned, and hard negatives of the refinement", 0, 0},
-        {"negative", OPT_LIST, &negatives.names, "NAME", "one rejected entity", 0, 0},
-        {"accepted", OPT_STRING, &accepted.list, "LIST", "accepted entities, comma-separated: they join the seeds (the search, model selection, re-ranking; not returned) and are the refinement's only positives besides the seeds", 0, 0},
-        {"accept", OPT_LIST, &accepted.names, "NAME", "one accepted entity", 0, 0},
         ENGINE_CLI_OPTIONS(q, ec, variant, subset_seed),
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions, above_cut) or JSON", 0, 0},
         {"cut", OPT_STRING, &cut_mode, "none|auto", "none: every entity of --size, the cut marked (above_cut, \"cut\"); auto: only the entities above the cut, where the method's confidence drops (docs/cut.md; also in --out)", 0, 0},
@@ -285,7 +281,7 @@ int main(int argc, char **argv) {
     if (strcmp(format, "tsv") && strcmp(format, "json")) die_usage("--format: expected tsv or json, found '%s'", format);
     if (strcmp(cut_mode, "none") && strcmp(cut_mode, "auto")) die_usage("--cut: expected none or auto, found '%s'", cut_mode);
     int cut_auto = !strcmp(cut_mode, "auto");
-    if (queries && (!out || seed_input_given(&seeds))) die_usage("--queries needs --out and no --seeds/--seed/--seeds-file");
+    if (queries && (!out || seed_input_given(&so.seeds))) die_usage("--queries needs --out and no --seeds/--seed/--seeds-file");
     if (why && (queries || !run)) die_usage("--why needs --run (the samples give the features' words) and one seed set");
     q.explain = why;
     if (q.top > ec.models) die_usage("--top %d: only %d models (--models)", q.top, ec.models);
@@ -298,9 +294,9 @@ int main(int argc, char **argv) {
     }
     if (out) catalog_begin_beside(out);
     seed_tokens st, nt, at;
-    seed_input_tokens(&seeds, &st);
-    seed_input_tokens(&negatives, &nt);
-    seed_input_tokens(&accepted, &at);
+    seed_input_tokens(&so.seeds, &st);
+    seed_input_tokens(&so.negatives, &nt);
+    seed_input_tokens(&so.accepted, &at);
     q.seeds = (const char *const *)st.v;
     q.nseeds = st.n;
     q.negatives = (const char *const *)nt.v;
@@ -356,8 +352,8 @@ int main(int argc, char **argv) {
     seed_tokens_free(&st);
     seed_tokens_free(&nt);
     seed_tokens_free(&at);
-    free(seeds.names.v);
-    free(negatives.names.v);
-    free(accepted.names.v);
+    free(so.seeds.names.v);
+    free(so.negatives.names.v);
+    free(so.accepted.names.v);
     return 0;
 }

@@ -102,27 +102,35 @@ void seed_tokens_free(seed_tokens *t) {
     t->v = NULL;
 }
 
-/* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
-static int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
+/* Resolves the entities of si to rows (*n of them; malloc'd); list_opt and name_opt name
+ * its options in messages. */
+static int64_t *resolve_input(const seed_input *si, const name_index *names, const char *list_opt,
+                              const char *name_opt, int *n) {
     seed_rows s = {names, NULL, 0};
     if (si->list) {
         int k;
-        int64_t *rows = name_resolve_list(names, si->list, "--seeds", NULL, &k);
+        int64_t *rows = name_resolve_list(names, si->list, list_opt, NULL, &k);
         for (int i = 0; i < k; i++) add_row(&s, rows[i]);
         free(rows);
     }
     for (int i = 0; i < si->names.n; i++) {
         char where[32];
         snprintf(where, sizeof where, "occurrence %d", i + 1);
-        add_row(&s, name_resolve(names, si->names.v[i], "--seed", where));
+        add_row(&s, name_resolve(names, si->names.v[i], name_opt, where));
     }
     if (si->file) names_file_read(si->file, seed_file_entry, &s);
-    if (s.n == 0) {
+    *n = s.n;
+    return s.rows;
+}
+
+/* Resolves every seed given to rows (*n of them; malloc'd); exit 3 when none. */
+static int64_t *seed_input_resolve(const seed_input *si, const name_index *names, int *n) {
+    int64_t *rows = resolve_input(si, names, "--seeds", "--seed", n);
+    if (*n == 0) {
         if (si->file && !si->list && !si->names.n) die_input(si->file, NULL, "no seed entities in the file");
         die_input(si->list ? "--seeds" : "--seed", NULL, "no seed entities in \"%s\"", si->list ? si->list : "");
     }
-    *n = s.n;
-    return s.rows;
+    return rows;
 }
 
 void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names) {
@@ -134,25 +142,52 @@ void queries_add_seeds(query_list *ql, const char *class_name, const seed_input 
     drop_repeated_seeds(ql, names->t, si->list ? "--seeds" : si->file ? si->file : "--seed");
 }
 
-int64_t *queries_resolve_negatives(const query_list *ql, const char *list, const name_index *names, int *n) {
-    int nneg = 0;
-    int64_t *neg = name_resolve_list(names, list, "--negative-seeds", NULL, &nneg);
-    unsigned char *is_neg = xcalloc((size_t)names->t->n + 1, 1);
+/* The rows of si (list_opt, name_opt: its options), each once (a warning when repeated), none
+ * a seed of a query of ql (exit 2); *n of them, malloc'd. */
+static int64_t *resolve_distinct(const query_list *ql, const seed_input *si, const name_index *names,
+                                 const char *list_opt, const char *name_opt, int *n) {
+    int nrows = 0;
+    int64_t *rows = resolve_input(si, names, list_opt, name_opt, &nrows);
+    unsigned char *is_in = xcalloc((size_t)names->t->n + 1, 1);
     int kept = 0;
-    for (int j = 0; j < nneg; j++)
-        if (!is_neg[neg[j]]) {
-            is_neg[neg[j]] = 1;
-            neg[kept++] = neg[j];
+    for (int j = 0; j < nrows; j++)
+        if (!is_in[rows[j]]) {
+            is_in[rows[j]] = 1;
+            rows[kept++] = rows[j];
         }
-    if (kept < nneg) log_warn("--negative-seeds: %d repeated entries counted once", nneg - kept);
+    if (kept < nrows) log_warn("%s: %d repeated entries counted once", list_opt, nrows - kept);
     for (int i = 0; i < ql->n; i++)
         for (int k = 0; k < ql->q[i].nseeds; k++)
-            if (is_neg[ql->q[i].rows[k]])
-                die_usage("--negative-seeds: \"%s\" is also a seed of %s query %d: an entity cannot be both",
+            if (is_in[ql->q[i].rows[k]])
+                die_usage("%s: \"%s\" is also a seed of %s query %d: an entity cannot be both", list_opt,
                           names->t->name[ql->q[i].rows[k]], ql->q[i].class_name, ql->q[i].index + 1);
-    free(is_neg);
+    free(is_in);
     *n = kept;
-    return neg;
+    return rows;
+}
+
+int64_t *queries_resolve_negatives(const query_list *ql, const seed_input *si, const name_index *names, int *n) {
+    return resolve_distinct(ql, si, names, "--negative-seeds", "--negative", n);
+}
+
+int queries_add_accepted(query_list *ql, const seed_input *si, const name_index *names, const int64_t *neg, int nneg) {
+    int n;
+    int64_t *rows = resolve_distinct(ql, si, names, "--accepted", "--accept", &n);
+    for (int j = 0; j < n; j++)
+        for (int k = 0; k < nneg; k++)
+            if (rows[j] == neg[k])
+                die_usage("--accepted: \"%s\" is also a negative seed: an entity cannot be both", names->t->name[rows[j]]);
+    for (int i = 0; i < ql->n && n; i++) {
+        query_rows *q = &ql->q[i];
+        if (q->nseeds + n > QUERIES_MAX_SEEDS)
+            die_usage("--accepted: %s query %d would have %d seeds, at most %d are accepted", q->class_name,
+                      q->index + 1, q->nseeds + n, QUERIES_MAX_SEEDS);
+        q->rows = xrealloc(q->rows, sizeof *q->rows * (size_t)(q->nseeds + n));
+        memcpy(q->rows + q->nseeds, rows, sizeof *rows * (size_t)n);
+        q->nseeds += n;
+    }
+    free(rows);
+    return n;
 }
 
 static void load_dataset(query_list *ql, const char *path, const char *rows_path, const name_index *names) {

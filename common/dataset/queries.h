@@ -44,16 +44,31 @@ void queries_load(query_list *ql, const char *path, const char *rows_path, const
  *   --seeds LIST       names, aliases or eids separated by commas
  *   --seed NAME        one name (commas kept), repeatable
  *   --seeds-file FILE  one name, alias or eid per line (names-file rules:
- *                      blank lines and '#' comments skipped, fields after a tab ignored) */
+ *                      blank lines and '#' comments skipped, fields after a tab ignored)
+ * and the same three for the rejected entities (--negative-seeds, --negative,
+ * --negative-seeds-file) and the accepted ones (--accepted, --accept, --accepted-file):
+ * SEED_CLI_OPTIONS declares the nine options of every program that takes seeds. */
 typedef struct {
     const char *list;
     cli_list names;
     const char *file;
 } seed_input;
-#define SEED_CLI_OPTIONS(si)                                                                                  \
-    {"seeds", OPT_STRING, &(si).list, "LIST", "seed entities: names or eids, comma-separated", 0, 0},         \
-    {"seed", OPT_LIST, &(si).names, "NAME", "one seed entity: a name (may contain commas) or eid", 0, 0},     \
-    {"seeds-file", OPT_INPUT, &(si).file, "FILE", "seed entities: names or eids, one per line", 0, 0}
+typedef struct {
+    seed_input seeds, negatives, accepted;
+} seed_options;
+#define SEED_CLI_OPTIONS(so)                                                                                   \
+    {"seeds", OPT_STRING, &(so).seeds.list, "LIST", "seed entities: names or eids, comma-separated", 0, 0},    \
+    {"seed", OPT_LIST, &(so).seeds.names, "NAME", "one seed entity: a name (may contain commas) or eid", 0, 0}, \
+    {"seeds-file", OPT_INPUT, &(so).seeds.file, "FILE", "seed entities: names or eids, one per line", 0, 0},   \
+    {"negative-seeds", OPT_STRING, &(so).negatives.list, "LIST",                                                 \
+     "rejected entities, comma-separated: never returned (query: also the refinement's hard negatives)", 0, 0}, \
+    {"negative", OPT_LIST, &(so).negatives.names, "NAME", "one rejected entity: a name (may contain commas) or eid", 0, 0}, \
+    {"negative-seeds-file", OPT_INPUT, &(so).negatives.file, "FILE", "rejected entities, one per line", 0, 0},  \
+    {"accepted", OPT_STRING, &(so).accepted.list, "LIST",                                                        \
+     "accepted entities, comma-separated: they join the seeds, never returned (expand records them with the "   \
+     "seeds; query: the refinement's only positives besides the seeds)", 0, 0},                                  \
+    {"accept", OPT_LIST, &(so).accepted.names, "NAME", "one accepted entity: a name (may contain commas) or eid", 0, 0}, \
+    {"accepted-file", OPT_INPUT, &(so).accepted.file, "FILE", "accepted entities, one per line", 0, 0}
 int seed_input_given(const seed_input *si);
 /* The entities given as typed, for a program whose resolver reports instead of exiting (query:
  * the engine): the items of list (commas separate, blank items skipped), each of names, then
@@ -66,10 +81,14 @@ void seed_input_tokens(const seed_input *si, seed_tokens *t);
 void seed_tokens_free(seed_tokens *t);
 /* Appends one query made of the seeds given, resolved to rows (exit 3 when none). */
 void queries_add_seeds(query_list *ql, const char *class_name, const seed_input *si, const name_index *names);
-/* The rejected entities of --negative-seeds LIST, resolved to rows (*n of them; malloc'd), each
- * kept once (a warning when repeated); one that is also a seed of a query of ql is a usage
- * error (exit 2). */
-int64_t *queries_resolve_negatives(const query_list *ql, const char *list, const name_index *names, int *n);
+/* The rejected entities (--negative-seeds, --negative, --negative-seeds-file), resolved to
+ * rows (*n of them; malloc'd), each kept once (a warning when repeated); one that is also a
+ * seed of a query of ql is a usage error (exit 2). */
+int64_t *queries_resolve_negatives(const query_list *ql, const seed_input *si, const name_index *names, int *n);
+/* The accepted entities (--accepted, --accept, --accepted-file) join the seeds of every
+ * query of ql, each once (a warning when repeated); one that is also a seed of a query or
+ * one of the nneg negatives is a usage error (exit 2). Returns how many. */
+int queries_add_accepted(query_list *ql, const seed_input *si, const name_index *names, const int64_t *neg, int nneg);
 void query_list_free(query_list *ql);
 /* Distinct class names in first-appearance order (pointers into ql; malloc'd array). */
 int queries_classes(const query_list *ql, const char ***classes);

@@ -54,6 +54,38 @@ expect_exit expand_alias_without_aliases 3 '\-\-seed: occurrence 1: unknown enti
 printf '# nothing\n\n' >"$WORK/noseeds.txt"
 expect_exit expand_seeds_file_empty 3 'noseeds.txt: no seed entities in the file' \
     expand --dists "$WORK/a.mp" --seeds-file "$WORK/noseeds.txt" --out "$WORK/x.mp"
+# the seed option group (dataset/queries.h, the same in query): each way of giving rejected and
+# accepted entities gives the same expansion, and an unknown name in any of them exits 3 naming it
+expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative-seeds Oregon --size 2 --out "$WORK/neg-list.mp" 2>/dev/null
+printf 'Oregon\n' >"$WORK/oregon.txt"
+expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative Oregon --size 2 --out "$WORK/neg-name.mp" 2>/dev/null
+expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" --negative-seeds-file "$WORK/oregon.txt" --size 2 --out "$WORK/neg-file.mp" 2>/dev/null
+check expand_negative_name cmp <(inspect "$WORK/neg-list.mp" | sed -n 3p) <(inspect "$WORK/neg-name.mp" | sed -n 3p)
+check expand_negative_seeds_file cmp <(inspect "$WORK/neg-list.mp" | sed -n 3p) <(inspect "$WORK/neg-file.mp" | sed -n 3p)
+# an accepted entity joins the seeds: the expansion of the four as seeds
+expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa,Oregon" --size 2 --names --out "$WORK/acc-seed.mp" >"$WORK/acc-seed" 2>/dev/null
+check expand_accepted_joins_seeds bash -c "grep -qx ' -> Utah, Chicago' '$WORK/acc-seed'"
+for how in "--accepted Oregon" "--accept Oregon" "--accepted-file $WORK/oregon.txt"; do
+    # shellcheck disable=SC2086 # $how is an option and its value
+    expand --dists "$WORK/a.mp" --seeds "Ohio,Texas,Iowa" $how --size 2 --names --out "$WORK/acc.mp" >"$WORK/acc" 2>/dev/null
+    name=${how%% *}
+    check "expand_${name#--}" cmp <(inspect "$WORK/acc.mp" | sed -n 3p) <(inspect "$WORK/acc-seed.mp" | sed -n 3p)
+done
+printf 'Oregon\nOhoi\n' >"$WORK/bad-names.txt"
+for opt in seeds seed seeds-file negative-seeds negative negative-seeds-file accepted accept accepted-file; do
+    case $opt in
+    *-file) val=$WORK/bad-names.txt pat="bad-names.txt: line 2: unknown entity \"Ohoi\"" ;;
+    seed | negative | accept) val=Ohoi pat="--$opt: occurrence 1: unknown entity \"Ohoi\"" ;;
+    *) val=Oregon,Ohoi pat="--$opt: item 2: unknown entity \"Ohoi\"" ;;
+    esac
+    seeds=(--seeds Ohio,Texas); [[ $opt == seed* ]] && seeds=()
+    expect_exit "expand_bad_$opt" 3 "$pat" expand --dists "$WORK/a.mp" "${seeds[@]}" "--$opt" "$val" --out "$WORK/x.mp"
+    check "expand_bad_${opt}_no_output" test ! -e "$WORK/x.mp"
+done
+expect_exit expand_accepted_also_seed 2 '\-\-accepted: "Ohio" is also a seed of seeds query 1' \
+    expand --dists "$WORK/a.mp" --seeds "Ohio,Texas" --accept Ohio --out "$WORK/x.mp"
+expect_exit expand_accepted_also_negative 2 '\-\-accepted: "Oregon" is also a negative seed' \
+    expand --dists "$WORK/a.mp" --seeds "Ohio,Texas" --accept Oregon --negative Oregon --out "$WORK/x.mp"
 printf 'Ohio\n' >"$WORK/oneline.txt"
 expand --dists "$WORK/a.mp" --queries "$WORK/oneline.txt" --size 1 --out "$WORK/one.mp" 2>/dev/null
 [ "$(inspect "$WORK/one.mp" | sed -n 3p | jq -c '.seeds')" = '[10]' ] && pass query_file_single_name || fail query_file_single_name

@@ -182,6 +182,29 @@ expect_exit unknown-name 3 'unknown entity "Ohioo".*closest names: "Ohio"' query
 expect_exit seed-also-negative 3 'both a seed and a negative seed' query --run "$RUN" --seeds "$seed_list" --negative "$n1"
 # an entity both seed and accepted is refused (it was counted once, silently)
 expect_exit seed-also-accepted 3 'is both a seed and accepted: give it once' query --run "$RUN" --seeds "$seed_list" --accepted "$n1"
+# the seed option group (dataset/queries.h, the same in expand): each way of giving rejected and
+# accepted entities gives the same ranking, and an unknown name in any of the nine options exits 3
+printf '%s\n' "$first" >"$WORK/first.txt"
+printf '# accepted\n%s\n' "$acc" >"$WORK/acc.txt"
+query --run "$RUN" --seeds "$seed_list" --negative "$first" --quiet >"$WORK/q-neg-name.tsv"
+check negative-name cmp "$WORK/q-neg-name.tsv" "$WORK/q-neg.tsv"
+query --run "$RUN" --seeds "$seed_list" --negative-seeds-file "$WORK/first.txt" --quiet >"$WORK/q-neg-file.tsv"
+check negative-seeds-file cmp "$WORK/q-neg-file.tsv" "$WORK/q-neg.tsv"
+query --run "$RUN" --seeds "$seed_list" --accept "$acc" --variant noclen --thr-pos 1 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-name.tsv"
+check accept-name cmp "$WORK/q-acc-name.tsv" "$WORK/q-acc-noclen.tsv"
+query --run "$RUN" --seeds "$seed_list" --accepted-file "$WORK/acc.txt" --variant noclen --thr-pos 1 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-file.tsv"
+check accepted-file cmp "$WORK/q-acc-file.tsv" "$WORK/q-acc-noclen.tsv"
+printf 'Ohioo\n' >"$WORK/bad-names.txt"
+for opt in seeds seed seeds-file negative-seeds negative negative-seeds-file accepted accept accepted-file; do
+    case $opt in
+    seed*) role=seed given=() ;;
+    neg*) role="negative seed" given=(--seeds "$seed_list") ;;
+    *) role="accepted entity" given=(--seeds "$seed_list") ;;
+    esac
+    val=Ohioo; [[ $opt == *-file ]] && val=$WORK/bad-names.txt
+    expect_exit "bad-$opt" 3 "$role [0-9]+: unknown entity \"Ohioo\"" query --run "$RUN" "${given[@]}" "--$opt" "$val" --variant noclen
+    check "bad-$opt-no-output" test ! -s "$WORK/out"
+done
 expect_exit one-seed 3 'at least 2' query --run "$RUN" --seeds "$s1,$n1"
 expect_exit no-seed 3 'at least 2' query --run "$RUN" --variant noclen
 expect_exit both-run-and-index 2 'exactly one of --run and --index' query --run "$RUN" --index "$RUN/index.mp" --seeds "$seed_list"
