@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
     log_done("%s documents, %s sentences kept, %s mentions, %s entities kept, %s dropped (< %d mentions)%s",
              fmt_count(b1, read.docs), fmt_count(b2, sentences), fmt_count(b3, mentions), fmt_count(b4, kept),
              fmt_count(b5, dropped), opt_min_mentions, opt_classes ? b6 : "");
+    annotation_free(&a);
     free(out_parent);
     return 0;
 }

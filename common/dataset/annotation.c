@@ -159,6 +159,26 @@ void annotation_load_discovered(annotation *a, const discovered_name *names, int
     a->context = xcalloc((size_t)a->n, sizeof *a->context);
 }
 
+void annotation_free(annotation *a) {
+    for (int64_t i = 0; i < a->n; i++) {
+        free(a->name[i]);
+        free(a->aliases[i]);
+        if (a->context) free(a->context[i][0]), free(a->context[i][1]);
+        if (a->merged) free(a->merged[i]);
+    }
+    free(a->name);
+    free(a->eid);
+    free(a->count);
+    free(a->out_id);
+    free(a->line);
+    free(a->aliases);
+    free(a->context);
+    free(a->merged);
+    free(a->fold_example);
+    matcher_free(a->exact);
+    matcher_free(a->folded);
+}
+
 int32_t annotation_lookup(const annotation *a, char *const *tokens, int n) {
     return matcher_get(a->folded ? a->folded : a->exact, tokens, n);
 }

@@ -56,6 +56,7 @@ void annotation_write_sentences(const annotation *a, dataset_writer *w, const ch
                                 int64_t *mentions);
 /* entity2id.txt, aliases.txt, names.tsv of the kept entities. */
 void annotation_write_entities(const annotation *a, dataset_writer *w, int64_t kept);
+void annotation_free(annotation *a);
 /* qsort_r comparators of entity indices (ctx: the annotation): by id; by mentions (most
  * first), then id. */
 int annotation_cmp_by_id(const void *x, const void *y, void *ctx);
