@@ -81,6 +81,14 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         r->kind = ROUTE_CLASSES;
     } else if (!strcmp(path, "/api/resolve")) {
         r->kind = ROUTE_RESOLVE;
+    } else if (!strcmp(path, "/api/names")) {
+        r->kind = ROUTE_NAMES;
+    } else if (!strcmp(path, "/api/names/edit")) {
+        r->kind = ROUTE_NAMES_EDIT;
+        want = "POST";
+    } else if (!strcmp(path, "/api/rebuild")) {
+        r->kind = ROUTE_REBUILD;
+        want = post ? "POST" : "GET";
     } else if (n > lp + ls && !strncmp(path, entity_prefix, lp) && !strcmp(path + n - ls, contexts_suffix)) {
         r->kind = ROUTE_CONTEXTS;
         r->eid = parse_eid(path + lp, n - lp - ls);
@@ -94,12 +102,13 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         while (i < static_file_count && strcmp(path, static_files[i].url)) i++;
         if (i == static_file_count) {
             char b[80];
-            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, entity/{eid}/why, export, classes)",
+            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, entity/{eid}/why, export, classes, names, names/edit, rebuild)",
                         is_valid_utf8(path, strlen(path)) ? excerpt(path, b, sizeof b) : "(not UTF-8)");
         }
         r->kind = ROUTE_STATIC;
         r->static_file = i;
     }
+    r->post = post;
     if (!strcmp(want, "POST") ? !post : !get)
         return fail(405, err, errlen, "method %s not allowed here: use %s", is_valid_utf8(method, strlen(method)) ? method : "?", want);
     return 0;

@@ -36,12 +36,16 @@ typedef enum {
     ROUTE_CLASSES,  /* GET /api/classes */
     ROUTE_RESOLVE,  /* GET /api/resolve */
     ROUTE_WHY,      /* GET /api/entity/{eid}/why */
+    ROUTE_NAMES,    /* GET /api/names */
+    ROUTE_NAMES_EDIT, /* POST /api/names/edit */
+    ROUTE_REBUILD,  /* GET /api/rebuild (status), POST /api/rebuild (start): route.post says which */
 } route_kind;
 
 typedef struct {
     route_kind kind;
     int static_file; /* ROUTE_STATIC: index into the web page's file list */
     int64_t eid;     /* ROUTE_CONTEXTS, ROUTE_WHY */
+    int post;        /* the method is POST */
 } route;
 
 /* The web page's files: URL path -> file name in the web folder, MIME type. */
