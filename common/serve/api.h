@@ -30,7 +30,8 @@
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
  * in a path, 422 names that resolve to no entity or to several (with suggestions), seeds
- * that are also negative seeds, fewer than two seeds; the body is {"error": {"status": N,
+ * that are also negative seeds, fewer than two seeds (the names routes add 409 and 500:
+ * names_review.h, rebuild.h); the body is {"error": {"status": N,
  * "message": "..."}} (plus "suggestions" for unknown or ambiguous names).
  *
  * The expansion itself is delegated to a serve_expander: the method for one seed set,
