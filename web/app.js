@@ -590,6 +590,7 @@ async function loadInfo() {
     state.variant = info.default_variant;
     document.querySelector(`input[name=variant][value="${state.variant}"]`).checked = true;
     $('run-info').textContent = `${info.entities.toLocaleString()} entities`;
+    if (info.names) startNamesReview();
   } catch (e) {
     showError(`cannot reach the server: ${e.message}`);
   }
@@ -832,7 +833,8 @@ function toggleNames() {
   $('names-toggle').setAttribute('aria-expanded', String(!view.hidden));
   if (!view.hidden) $('names-q').focus();
 }
-document.addEventListener('DOMContentLoaded', async () => {
+// A discovered dataset (GET /api/info says so): the review is offered.
+async function startNamesReview() {
   let q = 0;
   $('names-q').addEventListener('input', () => {
     clearTimeout(q);
@@ -843,8 +845,8 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('names-save').addEventListener('click', saveNames);
   $('names-rebuild').addEventListener('click', startRebuild);
   $('names-toggle').addEventListener('click', toggleNames);
-  if (await loadNames()) { // a discovered dataset: the review is offered
+  if (await loadNames()) {
     $('names-toggle').hidden = false;
     pollRebuild();
   }
-});
+}

@@ -87,6 +87,7 @@ void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r) 
     json_object_set_new(root, "default_variant", json_string(variant_names[c->expander.default_variant]));
     json_object_set_new(root, "figures", figs);
     json_object_set_new(root, "max_size", json_integer(REQUEST_MAX_SIZE));
+    json_object_set_new(root, "names", json_boolean(c->names != NULL));
     api_respond_json(r, 200, root);
 }
 

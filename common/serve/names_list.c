@@ -1,38 +1,17 @@
 /* names_list: parse, list, edit and write a names file under review (contract in names_list.h). */
 #include "serve/names_list.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
 
 #include "base/error.h"
 #include "dataset/entitynames.h"
 #include "dataset/names_file.h"
+#include "serve/request.h"
+#include "text/text_source.h"
 
 #define CONTEXTS 2
-
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-static int valid_utf8(const char *s, size_t len) {
-    const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
-    utf8proc_int32_t c;
-    while (len > 0) {
-        utf8proc_ssize_t k = utf8proc_iterate(p, (utf8proc_ssize_t)len, &c);
-        if (k <= 0 || c == 0) return 0;
-        p += k;
-        len -= (size_t)k;
-    }
-    return 1;
-}
 
 static void line_free(names_line *x) {
     free(x->raw);
@@ -91,9 +70,9 @@ int names_list_parse(const char *text, size_t len, names_list *out, char *err, s
     for (int64_t lineno = 1; at < len; lineno++) {
         const char *nl = memchr(text + at, '\n', len - at);
         size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-        if (n > NAMES_MAX_LINE || !valid_utf8(text + at, n)) {
+        if (n > NAMES_MAX_LINE || utf8_invalid_offset(text + at, n) >= 0) {
             names_list_free(out);
-            return fail(-1, err, errlen, "line %lld: %s", (long long)lineno,
+            return request_fail(-1, err, errlen, "line %lld: %s", (long long)lineno,
                         n > NAMES_MAX_LINE ? "longer than 1 MiB" : "not valid UTF-8, or a NUL byte");
         }
         char *line = xmalloc(n + 1);
@@ -242,33 +221,33 @@ static void line_remove(names_list *l, int64_t i) {
 /* A string member of an edit that names an entity or a new name: 0, or 400 with err. */
 static int edit_name(json_t *e, int i, const char *key, const char **out, char *err, size_t errlen) {
     json_t *v = json_object_get(e, key);
-    if (!v) return fail(400, err, errlen, "edits[%d].%s: missing", i, key);
-    if (!json_is_string(v)) return fail(400, err, errlen, "edits[%d].%s: expected a string", i, key);
+    if (!v) return request_fail(400, err, errlen, "edits[%d].%s: missing", i, key);
+    if (!json_is_string(v)) return request_fail(400, err, errlen, "edits[%d].%s: expected a string", i, key);
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
-    if (len != strlen(s)) return fail(400, err, errlen, "edits[%d].%s: a NUL byte", i, key);
-    if (!len || s[0] == ' ' || s[len - 1] == ' ') return fail(400, err, errlen, "edits[%d].%s: empty, or starts or ends with a space", i, key);
-    if (len > NAMES_LIST_MAX_NAME) return fail(400, err, errlen, "edits[%d].%s: longer than %d bytes", i, key, NAMES_LIST_MAX_NAME);
-    if (strpbrk(s, "\t\n\r")) return fail(400, err, errlen, "edits[%d].%s: a tab or line break", i, key);
-    if (s[0] == '#') return fail(400, err, errlen, "edits[%d].%s: a name cannot start with '#'", i, key);
+    if (len != strlen(s)) return request_fail(400, err, errlen, "edits[%d].%s: a NUL byte", i, key);
+    if (!len || s[0] == ' ' || s[len - 1] == ' ') return request_fail(400, err, errlen, "edits[%d].%s: empty, or starts or ends with a space", i, key);
+    if (len > NAMES_LIST_MAX_NAME) return request_fail(400, err, errlen, "edits[%d].%s: longer than %d bytes", i, key, NAMES_LIST_MAX_NAME);
+    if (strpbrk(s, "\t\n\r")) return request_fail(400, err, errlen, "edits[%d].%s: a tab or line break", i, key);
+    if (s[0] == '#') return request_fail(400, err, errlen, "edits[%d].%s: a name cannot start with '#'", i, key);
     *out = s;
     return 0;
 }
 
 static int unknown_entity(int i, const char *key, const char *name, char *err, size_t errlen) {
-    return fail(422, err, errlen, "edits[%d].%s: no entity named \"%.200s\" in the names file", i, key, name);
+    return request_fail(422, err, errlen, "edits[%d].%s: no entity named \"%.200s\" in the names file", i, key, name);
 }
 
 static int apply_rename(names_list *l, int i, const char *name, const char *to, char *err, size_t errlen) {
     int64_t e = find_entity(l, name);
     if (e < 0) return unknown_entity(i, "name", name, err, errlen);
     names_line *x = &l->lines[e];
-    if (!strcmp(name, to)) return fail(422, err, errlen, "edits[%d].to: the same as the name", i);
+    if (!strcmp(name, to)) return request_fail(422, err, errlen, "edits[%d].to: the same as the name", i);
     char *norm = name_normalise(to);
     int64_t other = find_other_norm(l, norm, e);
     if (other >= 0) {
         free(norm);
-        return fail(409, err, errlen, "edits[%d].to: \"%.200s\" is already a name or alias of \"%.200s\"", i, to,
+        return request_fail(409, err, errlen, "edits[%d].to: \"%.200s\" is already a name or alias of \"%.200s\"", i, to,
                     l->lines[other].names[0]);
     }
     for (int k = 1; k < x->nnames; k++) /* the new name was an alias: it leaves the aliases */
@@ -306,7 +285,7 @@ static int apply_merge(names_list *l, int i, const char *name, const char *into,
     int64_t s = find_entity(l, name), t = find_entity(l, into);
     if (s < 0) return unknown_entity(i, "name", name, err, errlen);
     if (t < 0) return unknown_entity(i, "into", into, err, errlen);
-    if (s == t) return fail(422, err, errlen, "edits[%d].into: the same entity as the name", i);
+    if (s == t) return request_fail(422, err, errlen, "edits[%d].into: the same entity as the name", i);
     names_line *src = &l->lines[s], *dst = &l->lines[t];
     for (int k = 0; k < src->nnames; k++) {
         int dup = 0;
@@ -325,17 +304,17 @@ static int apply_merge(names_list *l, int i, const char *name, const char *into,
 }
 
 static int apply_edit(names_list *l, json_t *e, int i, char *err, size_t errlen) {
-    if (!json_is_object(e)) return fail(400, err, errlen, "edits[%d]: expected an object", i);
+    if (!json_is_object(e)) return request_fail(400, err, errlen, "edits[%d]: expected an object", i);
     json_t *op = json_object_get(e, "op");
     const char *o = json_is_string(op) ? json_string_value(op) : "";
     const char *allowed = !strcmp(o, "delete") ? "" : !strcmp(o, "rename") ? "to" : !strcmp(o, "merge") ? "into" : NULL;
-    if (!allowed) return fail(400, err, errlen, "edits[%d].op: expected \"delete\", \"rename\" or \"merge\"", i);
+    if (!allowed) return request_fail(400, err, errlen, "edits[%d].op: expected \"delete\", \"rename\" or \"merge\"", i);
     const char *key;
     json_t *v;
     json_object_foreach(e, key, v) {
         (void)v;
         if (strcmp(key, "op") && strcmp(key, "name") && strcmp(key, allowed))
-            return fail(400, err, errlen, "edits[%d]: unknown key \"%.60s\" for op %s", i, valid_utf8(key, strlen(key)) ? key : "?", o);
+            return request_fail(400, err, errlen, "edits[%d]: unknown key \"%.60s\" for op %s", i, utf8_invalid_offset(key, strlen(key)) < 0 ? key : "?", o);
     }
     const char *name, *other = NULL;
     int rc = edit_name(e, i, "name", &name, err, errlen);
@@ -352,13 +331,13 @@ static int apply_edit(names_list *l, json_t *e, int i, char *err, size_t errlen)
 int names_list_edit_json(names_list *l, const char *body, size_t len, int *nedits, char *err, size_t errlen) {
     json_error_t je;
     json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) return fail(400, err, errlen, "malformed JSON at position %d: %s", je.position, je.text);
+    if (!root) return request_fail(400, err, errlen, "malformed JSON at position %d: %s", je.position, je.text);
     int rc = 0;
     json_t *edits = json_object_get(root, "edits");
-    if (!json_is_object(root)) rc = fail(400, err, errlen, "expected a JSON object {\"edits\": [...]}");
-    else if (json_object_size(root) != 1 || !edits) rc = fail(400, err, errlen, "expected exactly one key, \"edits\"");
-    else if (!json_is_array(edits) || !json_array_size(edits)) rc = fail(400, err, errlen, "edits: expected a non-empty array");
-    else if (json_array_size(edits) > NAMES_LIST_MAX_EDITS) rc = fail(400, err, errlen, "edits: more than %d", NAMES_LIST_MAX_EDITS);
+    if (!json_is_object(root)) rc = request_fail(400, err, errlen, "expected a JSON object {\"edits\": [...]}");
+    else if (json_object_size(root) != 1 || !edits) rc = request_fail(400, err, errlen, "expected exactly one key, \"edits\"");
+    else if (!json_is_array(edits) || !json_array_size(edits)) rc = request_fail(400, err, errlen, "edits: expected a non-empty array");
+    else if (json_array_size(edits) > NAMES_LIST_MAX_EDITS) rc = request_fail(400, err, errlen, "edits: more than %d", NAMES_LIST_MAX_EDITS);
     for (size_t i = 0; i < json_array_size(edits) && !rc; i++) rc = apply_edit(l, json_array_get(edits, i), (int)i, err, errlen);
     if (!rc) *nedits = (int)json_array_size(edits);
     json_decref(root);

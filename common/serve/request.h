@@ -110,6 +110,8 @@ int contexts_request_from_params(const query_param *p, int n, int max_limit, con
                                  size_t errlen);
 void contexts_request_free(contexts_request *q);
 
+/* Writes the message into err and returns status (a parser's refusal in one call). */
+int request_fail(int status, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Integer query parameter `key` (absent: dflt) within [min, max]. 0, or 400 with err. */
 int request_param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
               size_t errlen);

@@ -53,6 +53,8 @@ refused() {
 }
 
 # ---- the list ----
+req info 200 "${U}api/info"
+ok_json info_says_names '.names == true'
 req names 200 "${U}api/names"
 ok_json names_listed '.entities == 12 and .total == 12 and (.names | length) == 12 and .names[0].name == "Vienna" and .offset == 0'
 ok_json names_ibm '.names[] | select(.name == "International Business Machines") | .aliases == ["IBM"] and .mentions == 12
@@ -200,6 +202,8 @@ kill "$NEW_PID"
 kill "$OLD_PID"; wait "$OLD_PID" 2>/dev/null
 mkdir plain && cp w/data/entity2id.txt w/data/sentences.json plain/
 serve_start --run w/run --data plain || { fail plain_starts "$(tail -n 3 serve.err)"; exit 0; }
+req plain_info 200 "${U}api/info"
+ok_json info_says_no_names '.names == false'
 req no_names_list 404 "${U}api/names"
 jq -e '.error.message | test("no names file")' body >/dev/null && pass no_names_message || fail no_names_message "$(cat body)"
 req no_names_edit 404 -H 'Content-Type: application/json' --data-binary '{"edits": [{"op": "delete", "name": "Ohio"}]}' "${U}api/names/edit"
