@@ -80,12 +80,12 @@ static char *names_file_of(const char *names, const char *dataset) {
 }
 
 /* The rebuilds from the names file: the programs of this build tree and its pipeline. */
-static rebuild *rebuild_of(const char *names, const char *dataset, const char *run) {
+static rebuild *rebuild_of(names_review *review, const char *dataset, const char *run) {
     static const char *const candidates[] = {"../pipelines"};
     char *pipelines = find_beside_program(candidates, 1, "probexpan.mk"), *bin = program_dir();
     char *pipeline = pipelines ? xasprintf("%s/probexpan.mk", pipelines) : NULL;
-    rebuild_paths p = {names, dataset, run, bin, pipeline};
-    rebuild *b = rebuild_new(&p);
+    rebuild_paths p = {names_review_path(review), dataset, run, bin, pipeline};
+    rebuild *b = rebuild_new(&p, review);
     free(pipelines), free(pipeline), free(bin);
     return b;
 }
@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
     class_cache classes = CLASS_CACHE_INIT;
     char *names_path = names_file_of(names, dataset);
     names_review *review = names_path ? names_review_open(names_path) : NULL;
-    rebuild *rebuilds = names_path ? rebuild_of(names_path, dataset, run) : NULL;
+    rebuild *rebuilds = review ? rebuild_of(review, dataset, run) : NULL;
     if (names_path) log_info("names to review: %s", names_path);
     serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), engine_genus_heads(g), text, &classes,
                      review, rebuilds};

@@ -37,11 +37,14 @@ static void add_name(names_line *x, const char *name) {
 }
 
 /* Splits one line (NUL-terminated, no newline) into x: its name fields as names_file.h reads
- * them, and its comment kept whole. */
-static void line_parse(const char *text, names_line *x) {
+ * them (a CR before the newline is no part of the line), and its comment kept whole. */
+static void line_parse(const char *raw, names_line *x) {
     memset(x, 0, sizeof *x);
-    x->raw = xstrdup(text);
-    char *copy = xstrdup(text), **fields = NULL;
+    x->raw = xstrdup(raw);
+    char *text = xstrdup(raw), **fields = NULL;
+    size_t len = strlen(text);
+    if (len && text[len - 1] == '\r') text[len - 1] = 0;
+    char *copy = xstrdup(text);
     int cap = 0, n = names_line_split(copy, &fields, &cap);
     for (int i = 0; i < n; i++) add_name(x, fields[i]);
     free(fields);
@@ -54,6 +57,7 @@ static void line_parse(const char *text, names_line *x) {
             break;
         }
     }
+    free(text);
 }
 
 static names_line *line_push(names_list *l) {
@@ -73,7 +77,7 @@ int names_list_parse(const char *text, size_t len, names_list *out, char *err, s
         if (n > NAMES_MAX_LINE || utf8_invalid_offset(text + at, n) >= 0) {
             names_list_free(out);
             return request_fail(-1, err, errlen, "line %lld: %s", (long long)lineno,
-                        n > NAMES_MAX_LINE ? "longer than 1 MiB" : "not valid UTF-8, or a NUL byte");
+                                n > NAMES_MAX_LINE ? "longer than 1 MiB" : "not valid UTF-8, or a NUL byte");
         }
         char *line = xmalloc(n + 1);
         memcpy(line, text + at, n);

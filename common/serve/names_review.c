@@ -15,13 +15,13 @@
 #include "base/log.h"
 #include "serve/api.h"
 #include "serve/names_list.h"
-#include "serve/rebuild.h"
 
 struct names_review {
     pthread_mutex_t lock;
     char *path;
     names_list list;
     struct stat seen; /* the file as last read or written: a change on disk is noticed */
+    int held;         /* a rebuild reads the file: no edit */
 };
 
 /* The whole file into a malloc'd buffer; NULL with errno set. */
@@ -89,8 +89,12 @@ void names_review_free(names_review *r) {
 }
 
 const char *names_review_path(const names_review *r) { return r->path; }
-void names_review_lock(names_review *r) { pthread_mutex_lock(&r->lock); }
-void names_review_unlock(names_review *r) { pthread_mutex_unlock(&r->lock); }
+
+void names_review_hold(names_review *r, int held) {
+    pthread_mutex_lock(&r->lock);
+    r->held = held;
+    pthread_mutex_unlock(&r->lock);
+}
 
 static int changed_on_disk(const names_review *r) {
     struct stat st;
@@ -184,12 +188,12 @@ void api_names(const serve_ctx *c, const query_param *p, int n, api_response *ou
     if (no_names(c, out)) return;
     names_review *r = c->names;
     int64_t total;
-    names_review_lock(r);
+    pthread_mutex_lock(&r->lock);
     json_t *root = json_object();
     json_object_set_new(root, "file", json_string(r->path));
     json_object_set_new(root, "entities", json_integer(r->list.entities));
     json_object_set_new(root, "names", names_list_json(&r->list, q, offset, limit, &total));
-    names_review_unlock(r);
+    pthread_mutex_unlock(&r->lock);
     json_object_set_new(root, "q", json_string(q ? q : ""));
     json_object_set_new(root, "total", json_integer(total));
     json_object_set_new(root, "offset", json_integer(offset));
@@ -201,8 +205,8 @@ void api_names_edit(const serve_ctx *c, const char *body, size_t len, api_respon
     names_review *r = c->names;
     char err[REQUEST_ERR + 600], backup[4096];
     int nedits = 0, rc = 0;
-    names_review_lock(r);
-    if (c->rebuild && rebuild_running(c->rebuild))
+    pthread_mutex_lock(&r->lock);
+    if (r->held)
         rc = 409, snprintf(err, sizeof err, "a rebuild is running: edit the names when it is done");
     else if (changed_on_disk(r)) {
         char why[256];
@@ -234,5 +238,5 @@ void api_names_edit(const serve_ctx *c, const char *body, size_t len, api_respon
         names_list_free(&edited);
         api_error(out, rc, err);
     }
-    names_review_unlock(r);
+    pthread_mutex_unlock(&r->lock);
 }

@@ -2,7 +2,7 @@
  * held in memory for review (common/serve/names_list.h) and written back on each accepted edit:
  * atomically (a temporary file beside it, fsync, rename, fsync of the folder) after the previous
  * version is kept as NAMES.bak.N (N = 1, 2, …: the first free number; a hard link, or a copy
- * where links fail). Edits are refused (409) while a rebuild runs, and when the file was changed
+ * where links fail). Edits are refused (409) while a rebuild holds the file, and when it was changed
  * on disk since it was read (then it is read again, so the next list shows what is there now).
  *
  *   GET  /api/names?q=&offset=0&limit=50   the entities of the file (api_names)
@@ -19,8 +19,8 @@ typedef struct names_review names_review;
 names_review *names_review_open(const char *path);
 void names_review_free(names_review *r);
 const char *names_review_path(const names_review *r);
-/* The guard of the list and the file (a rebuild holds it while it starts). */
-void names_review_lock(names_review *r);
-void names_review_unlock(names_review *r);
+/* While held (a rebuild reads the file), edits are refused with 409. Holding waits for an edit
+ * being saved, so a rebuild started after it reads it. */
+void names_review_hold(names_review *r, int held);
 
 #endif

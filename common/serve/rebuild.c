@@ -32,6 +32,7 @@ static const char *const stage_names[] = {"text", "annotate", "tokenize", "sampl
 
 struct rebuild {
     char *names, *dataset, *run, *bin_dir, *pipeline; /* rebuild_paths, copied */
+    names_review *review;
     pthread_mutex_t lock;
     rebuild_state state;
     int stage;         /* index into stage_names */
@@ -46,19 +47,13 @@ struct rebuild {
 
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
-rebuild *rebuild_new(const rebuild_paths *p) {
+rebuild *rebuild_new(const rebuild_paths *p, names_review *review) {
     rebuild *b = xcalloc(1, sizeof *b);
+    b->review = review;
     b->names = xstrdup(p->names), b->dataset = xstrdup(p->dataset), b->run = xstrdup(p->run);
     b->bin_dir = xstrdup(p->bin_dir), b->pipeline = dup_or_null(p->pipeline);
     pthread_mutex_init(&b->lock, NULL);
     return b;
-}
-
-int rebuild_running(rebuild *b) {
-    pthread_mutex_lock(&b->lock);
-    int r = b->state == REBUILD_RUNNING;
-    pthread_mutex_unlock(&b->lock);
-    return r;
 }
 
 static void set_stage(rebuild *b, int stage) {
@@ -194,58 +189,72 @@ static int copy_file(const char *src, const char *dst) {
     return rc;
 }
 
-static void *rebuild_thread(void *arg) {
-    rebuild *b = arg;
-    log_info("rebuild: %s and %s from %s (log: %s)", b->new_dataset, b->new_run, b->names, b->log);
+/* The stage text: the loaded dataset's sentences into b->text. 0, or -1 (failed). */
+static int write_text(rebuild *b) {
     FILE *text = fopen(b->text, "w");
-    if (!text) { failed(b, "cannot write %s: %s", b->text, strerror(errno)); return NULL; }
-    dataset_read_lines(b->dataset, "sentences.json", sentence_line, text);
-    if (fclose(text)) { failed(b, "cannot write %s: %s", b->text, strerror(errno)); return NULL; }
+    if (text) dataset_read_lines(b->dataset, "sentences.json", sentence_line, text);
+    if (text && !fclose(text)) return 0;
+    failed(b, "cannot write %s: %s", b->text, strerror(errno));
+    return -1;
+}
 
+/* The stage annotate: the new dataset from the names file, which it then holds a copy of. */
+static int annotate_names(rebuild *b) {
     set_stage(b, 1);
     char *annotate = xasprintf("%s/annotate", b->bin_dir);
     char *const annotate_argv[] = {annotate, "--entities", b->names, "--format", "lines", "--ids", "--out", b->new_dataset, b->text, NULL};
     int rc = run_child(b, annotate_argv, NULL);
-    unlink(b->text);
     free(annotate);
     char *names_copy = xasprintf("%s/names.tsv", b->new_dataset);
     if (!rc && copy_file(b->names, names_copy)) rc = -1, failed(b, "cannot copy %s to %s: %s", b->names, names_copy, strerror(errno));
     free(names_copy);
+    return rc;
+}
 
+/* The stages tokenize, samples, index: the pipeline's index target for the new run, with the
+ * loaded run's parameters. */
+static int index_run(rebuild *b) {
+    set_stage(b, 2);
+    char *model = run_param(b->run, "text", "MODEL"), *vocab = run_param(b->run, "text", "VOCAB_SIZE");
+    char *pieces = run_param(b->run, "samples", "MAX_WORDPIECES"), *flags = run_param(b->run, "index", "FLAGS");
+    char *argv[16], *owned[8];
+    int n = 0, k = 0;
+    argv[n++] = "make";
+    argv[n++] = "--no-print-directory";
+    argv[n++] = "-f";
+    argv[n++] = b->pipeline;
+    argv[n++] = owned[k++] = xasprintf("BIN=%s", b->bin_dir);
+    argv[n++] = owned[k++] = xasprintf("DATA=%s", b->new_dataset);
+    argv[n++] = owned[k++] = xasprintf("RUN=%s", b->new_run);
+    argv[n++] = "THREADS=1";
+    if (model && model[0]) argv[n++] = owned[k++] = xasprintf("MODEL=%s", model);
+    if (vocab && vocab[0]) argv[n++] = owned[k++] = xasprintf("VOCAB_SIZE=%s", vocab);
+    if (pieces && pieces[0]) argv[n++] = owned[k++] = xasprintf("MAX_WORDPIECES=%s", pieces);
+    if (flags && flags[0]) argv[n++] = owned[k++] = xasprintf("INDEX_FLAGS=%s", flags);
+    argv[n++] = "index";
+    argv[n] = NULL;
+    int rc = run_child(b, argv, poll_pipeline);
+    while (k) free(owned[--k]);
+    free(model), free(vocab), free(pieces), free(flags);
+    return rc;
+}
+
+static void *rebuild_thread(void *arg) {
+    rebuild *b = arg;
+    log_info("rebuild: %s and %s from %s (log: %s)", b->new_dataset, b->new_run, b->names, b->log);
+    int rc = write_text(b);
+    if (!rc) rc = annotate_names(b);
+    unlink(b->text);
+    if (!rc) rc = index_run(b);
+    pthread_mutex_lock(&b->lock);
     if (!rc) {
-        set_stage(b, 2);
-        char *model = run_param(b->run, "text", "MODEL"), *vocab = run_param(b->run, "text", "VOCAB_SIZE");
-        char *pieces = run_param(b->run, "samples", "MAX_WORDPIECES"), *flags = run_param(b->run, "index", "FLAGS");
-        char *argv[16], *owned[8];
-        int n = 0, k = 0;
-        argv[n++] = "make";
-        argv[n++] = "--no-print-directory";
-        argv[n++] = "-f";
-        argv[n++] = b->pipeline;
-        argv[n++] = owned[k++] = xasprintf("BIN=%s", b->bin_dir);
-        argv[n++] = owned[k++] = xasprintf("DATA=%s", b->new_dataset);
-        argv[n++] = owned[k++] = xasprintf("RUN=%s", b->new_run);
-        argv[n++] = "THREADS=1";
-        if (model && model[0]) argv[n++] = owned[k++] = xasprintf("MODEL=%s", model);
-        if (vocab && vocab[0]) argv[n++] = owned[k++] = xasprintf("VOCAB_SIZE=%s", vocab);
-        if (pieces && pieces[0]) argv[n++] = owned[k++] = xasprintf("MAX_WORDPIECES=%s", pieces);
-        if (flags && flags[0]) argv[n++] = owned[k++] = xasprintf("INDEX_FLAGS=%s", flags);
-        argv[n++] = "index";
-        argv[n] = NULL;
-        rc = run_child(b, argv, poll_pipeline);
-        while (k) free(owned[--k]);
-        free(model), free(vocab), free(pieces), free(flags);
-    }
-    if (!rc) {
-        pthread_mutex_lock(&b->lock);
         b->state = REBUILD_DONE;
         b->stage = NSTAGES - 1;
-        pthread_mutex_unlock(&b->lock);
         log_info("rebuild: done: serve the new run with: probexpan serve --run %s", b->new_run);
     }
-    pthread_mutex_lock(&b->lock);
     clock_gettime(CLOCK_MONOTONIC, &b->t1);
     pthread_mutex_unlock(&b->lock);
+    names_review_hold(b->review, 0);
     return NULL;
 }
 
@@ -340,11 +349,9 @@ void api_rebuild_start(const serve_ctx *c, const char *body, size_t len, api_res
         api_error(out, 409, "cannot rebuild: pipelines/probexpan.mk was not found beside the programs (a build tree is needed)");
         return;
     }
-    names_review_lock(c->names); /* no edit lands while the rebuild starts */
     pthread_mutex_lock(&b->lock);
     if (b->state == REBUILD_RUNNING) {
         pthread_mutex_unlock(&b->lock);
-        names_review_unlock(c->names);
         api_error(out, 409, "a rebuild is already running: GET /api/rebuild says how far it is");
         return;
     }
@@ -359,15 +366,19 @@ void api_rebuild_start(const serve_ctx *c, const char *body, size_t len, api_res
         if (!exists(b->new_dataset) && !exists(b->new_run) && !exists(b->log) && !exists(b->text)) break;
     }
     free(data), free(run);
+    names_review_hold(b->review, 1); /* after an edit being saved; none lands until the rebuild ends */
     b->state = REBUILD_RUNNING;
     b->stage = 0;
     b->error[0] = 0;
     clock_gettime(CLOCK_MONOTONIC, &b->t0);
     int rc = pthread_create(&b->thread, NULL, rebuild_thread, b);
     b->started = rc == 0;
-    if (rc) b->state = REBUILD_FAILED, snprintf(b->error, sizeof b->error, "cannot start a thread: %s", strerror(rc));
+    if (rc) {
+        b->state = REBUILD_FAILED;
+        snprintf(b->error, sizeof b->error, "cannot start a thread: %s", strerror(rc));
+        names_review_hold(b->review, 0);
+    }
     json_t *root = status_json(b);
     pthread_mutex_unlock(&b->lock);
-    names_review_unlock(c->names);
     api_respond_json(out, rc ? 500 : 202, root);
 }

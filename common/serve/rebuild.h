@@ -24,6 +24,8 @@
 #ifndef PROBEXPAN_SERVE_REBUILD_H
 #define PROBEXPAN_SERVE_REBUILD_H
 
+#include "serve/names_review.h"
+
 typedef struct rebuild rebuild;
 
 typedef struct {
@@ -34,9 +36,8 @@ typedef struct {
     const char *pipeline; /* pipelines/probexpan.mk, or NULL when not found (rebuilds are refused) */
 } rebuild_paths;
 
-rebuild *rebuild_new(const rebuild_paths *p);
-/* 1 while a rebuild runs. */
-int rebuild_running(rebuild *b);
+/* Rebuilds from the names file of review (held while a rebuild runs: no edit lands meanwhile). */
+rebuild *rebuild_new(const rebuild_paths *p, names_review *review);
 /* Stops a running rebuild (its process group gets SIGTERM), waits for it, frees b. */
 void rebuild_free(rebuild *b);
 
