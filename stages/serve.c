@@ -21,6 +21,8 @@
 #include "serve/engine_expander.h"
 #include "serve/http.h"
 #include "serve/lexicon.h"
+#include "serve/names_review.h"
+#include "serve/rebuild.h"
 #include "serve/ties.h"
 #include "model/feature_text.h"
 
@@ -35,31 +37,66 @@ static char *dataset_of_run(const char *run_dir) {
     return dataset;
 }
 
-/* The web page's folder: web/ of the build tree (bin/serve -> ../web), else
- * PREFIX/share/probexpan/web beside an installed PREFIX/bin/probexpan-serve. */
-static char *find_web_dir(void) {
+/* The folder of this program (malloc'd). */
+static char *program_dir(void) {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n < 0) die_errno("cannot find my own location");
     self[n] = 0;
-    char *dir = dirname(self);
-    const char *candidates[] = {"../web", "../share/probexpan/web"};
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-        char *web = xasprintf("%s/%s", dir, candidates[i]), *index = xasprintf("%s/index.html", web);
-        int ok = access(index, R_OK) == 0;
-        free(index);
-        if (ok) return web;
-        free(web);
+    return xstrdup(dirname(self));
+}
+
+/* The first of DIR/candidates[i]/file that can be read (DIR: this program's folder), as
+ * DIR/candidates[i] (malloc'd), or NULL. */
+static char *find_beside_program(const char *const *candidates, int n, const char *file) {
+    char *dir = program_dir(), *found = NULL;
+    for (int i = 0; i < n && !found; i++) {
+        char *folder = xasprintf("%s/%s", dir, candidates[i]), *path = xasprintf("%s/%s", folder, file);
+        if (access(path, R_OK) == 0) found = folder;
+        else free(folder);
+        free(path);
     }
-    die("cannot find the web page (web/index.html beside bin/, or share/probexpan/web): give --web DIR");
+    free(dir);
+    return found;
+}
+
+/* The web page's folder: web/ of the build tree (bin/serve -> ../web), else
+ * PREFIX/share/probexpan/web beside an installed PREFIX/bin/probexpan-serve. */
+static char *find_web_dir(void) {
+    static const char *const candidates[] = {"../web", "../share/probexpan/web"};
+    char *web = find_beside_program(candidates, 2, "index.html");
+    if (!web) die("cannot find the web page (web/index.html beside bin/, or share/probexpan/web): give --web DIR");
+    return web;
+}
+
+/* The names file to review: --names, else DATASET/names.tsv when the dataset is a folder that
+ * has one (annotate --discover wrote it); NULL when there is none. */
+static char *names_file_of(const char *names, const char *dataset) {
+    if (names) return xstrdup(names);
+    char *path = xasprintf("%s/names.tsv", dataset);
+    if (access(path, R_OK) == 0) return path;
+    free(path);
+    return NULL;
+}
+
+/* The rebuilds from the names file: the programs of this build tree and its pipeline. */
+static rebuild *rebuild_of(names_review *review, const char *dataset, const char *run) {
+    static const char *const candidates[] = {"../pipelines"};
+    char *pipelines = find_beside_program(candidates, 1, "probexpan.mk"), *bin = program_dir();
+    char *pipeline = pipelines ? xasprintf("%s/probexpan.mk", pipelines) : NULL;
+    rebuild_paths p = {names_review_path(review), dataset, run, bin, pipeline};
+    rebuild *b = rebuild_new(&p, review);
+    free(pipelines), free(pipeline), free(bin);
+    return b;
 }
 
 int main(int argc, char **argv) {
-    const char *run = NULL, *data = NULL, *bind = "127.0.0.1", *web = NULL;
+    const char *run = NULL, *data = NULL, *names = NULL, *bind = "127.0.0.1", *web = NULL;
     int port = 8080, row_cache_mb = 128, max_connections = 128, request_deadline = 10, turn_wait = 30, budget = 30;
     const cli_option opts[] = {
         {"run", OPT_INPUT, &run, "DIR", "run folder of the pipeline: its index.mp (make ... index), samples.mp and corpus.mp", 0, 0},
         {"data", OPT_INPUT, &data, "DATASET", "dataset folder or archive (default: the one the run's corpus.mp was made from)", 0, 0},
+        {"names", OPT_INPUT, &names, "FILE", "names file to review in the page and rebuild from (default: the dataset's names.tsv, written by annotate --discover, when it has one)", 0, 0},
         {"bind", OPT_STRING, &bind, "ADDR", "address to listen on (IPv4 or IPv6); other than loopback exposes the server", 0, 0},
         {"port", OPT_INT, &port, "N", "TCP port; 0 = any free port (the URL is printed)", 0, 65535},
         {"web", OPT_INPUT, &web, "DIR", "folder of the web page's files (default: found beside the program)", 0, 0},
@@ -94,10 +131,18 @@ int main(int argc, char **argv) {
     lexicon *lex = lexicon_load(&engine_index(g)->ent, dataset);
     /* one expansion per thread of --threads at a time (elapsed_ms includes the wait) */
     class_cache classes = CLASS_CACHE_INIT;
-    serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), engine_genus_heads(g), text, &classes};
+    char *names_path = names_file_of(names, dataset);
+    names_review *review = names_path ? names_review_open(names_path) : NULL;
+    rebuild *rebuilds = review ? rebuild_of(review, dataset, run) : NULL;
+    if (names_path) log_info("names to review: %s", names_path);
+    serve_ctx ctx = {lex, engine_expander(g), t, http_expansion_begin, http_expansion_end, engine_index(g), engine_genus_heads(g), text, &classes,
+                     review, rebuilds};
     http_options o = {bind, port, web_dir, max_connections, request_deadline * 1000, cli_num_threads(), turn_wait * 1000,
                       budget * 1000};
     int rc = http_serve(&ctx, &o);
+    rebuild_free(rebuilds);
+    names_review_free(review);
+    free(names_path);
     lexicon_free(lex);
     class_cache_free(&classes);
     ties_free(t);

@@ -1,7 +1,8 @@
 // The page of `probexpan serve`: the classes the corpus holds (start view), seed chips with
 // autocomplete, the ranked list with what the set looks like, accept / reject per row
 // (re-runs at once) with each row's reason in plain words, undo, variant and size, sentences of
-// an entity, "why not X?" for an entity missing from the list, export.
+// an entity, "why not X?" for an entity missing from the list, export; over a discovered dataset,
+// the review of its names (delete, rename, merge, save, rebuild).
 // Plain DOM, no framework; all text goes through textContent (never innerHTML).
 'use strict';
 
@@ -560,6 +561,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('why-form').addEventListener('submit', (ev) => { ev.preventDefault(); askWhy(); });
   $('why-input').addEventListener('input', () => whyHelp(null));
   document.addEventListener('keydown', (ev) => {
+    if (ev.target instanceof HTMLInputElement && ev.target !== input) return; // typing in another field
     const typing = ev.target === input;
     if (ev.key === '/' && !typing) { input.focus(); ev.preventDefault(); }
     else if ((ev.key === 'z' && (ev.ctrlKey || ev.metaKey)) || (ev.key === 'u' && !typing && !ev.ctrlKey)) {
@@ -588,6 +590,7 @@ async function loadInfo() {
     state.variant = info.default_variant;
     document.querySelector(`input[name=variant][value="${state.variant}"]`).checked = true;
     $('run-info').textContent = `${info.entities.toLocaleString()} entities`;
+    if (info.names) startNamesReview();
   } catch (e) {
     showError(`cannot reach the server: ${e.message}`);
   }
@@ -676,4 +679,174 @@ function acceptWhy(j) {
   const box = $('detail');
   box.textContent = '';
   box.append(el('p', 'placeholder', `${j.name} is accepted: it joins the set (the ✓ chip above) and the list is computed again.`));
+}
+
+// ---- review the discovered names (serve over a dataset of annotate --discover): the names
+// file's entities with their mentions and contexts; delete, rename and merge queue edits that
+// Save writes (POST /api/names/edit); Rebuild makes a new dataset and index from the saved file
+// (POST /api/rebuild) and shows how far it is (GET /api/rebuild) until it says what to serve.
+const names = { q: '', offset: 0, limit: 50, total: 0, pending: [] };
+let namesSeq = 0, rebuildTimer = 0;
+
+async function loadNames() {
+  const seq = ++namesSeq;
+  const p = new URLSearchParams({ q: names.q, offset: names.offset, limit: names.limit });
+  const r = await fetch(`/api/names?${p}`);
+  const j = await r.json();
+  if (!r.ok || seq !== namesSeq) return r.ok;
+  names.total = j.total;
+  $('names-file').textContent = `${j.file} · ${j.entities.toLocaleString()} entities`;
+  const last = Math.min(names.offset + j.names.length, j.total);
+  $('names-count').textContent = j.total ? `${names.offset + 1}–${last} of ${j.total.toLocaleString()}` : 'no match';
+  $('names-prev').disabled = names.offset === 0;
+  $('names-next').disabled = last >= j.total;
+  renderNames(j.names);
+  return true;
+}
+
+function queueEdit(edit) {
+  names.pending.push(edit);
+  renderPending();
+}
+function editText(e) {
+  if (e.op === 'delete') return `delete “${e.name}”`;
+  if (e.op === 'rename') return `rename “${e.name}” to “${e.to}”`;
+  return `merge “${e.name}” into “${e.into}”`;
+}
+function renderPending() {
+  const ol = $('names-pending');
+  ol.textContent = '';
+  names.pending.forEach((e, i) => {
+    const li = el('li', '', editText(e));
+    const x = el('button', 'chip-x', '×');
+    x.type = 'button';
+    x.title = 'drop this edit';
+    x.addEventListener('click', () => { names.pending.splice(i, 1); renderPending(); });
+    li.append(' ', x);
+    ol.append(li);
+  });
+  $('names-save').disabled = names.pending.length === 0;
+  document.querySelectorAll('#names-rows tr').forEach((tr) =>
+    tr.classList.toggle('pending', names.pending.some((e) => e.op === 'delete' && e.name === tr.dataset.name)));
+}
+// An inline form in the row's edit cell: one name (the new name, or the entity to merge into).
+function rowForm(cell, placeholder, value, done) {
+  const form = el('form', 'n-form');
+  const input = el('input');
+  input.placeholder = placeholder;
+  input.value = value;
+  input.setAttribute('aria-label', placeholder);
+  const ok = el('button', '', 'OK');
+  ok.type = 'submit';
+  form.append(input, ok);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const v = input.value.trim();
+    if (v) done(v);
+    form.remove();
+  });
+  cell.append(form);
+  input.focus();
+  input.select();
+}
+function renderNames(list) {
+  const body = $('names-rows');
+  body.textContent = '';
+  list.forEach((n) => {
+    const tr = el('tr');
+    tr.dataset.name = n.name;
+    tr.append(el('td', 'n-name', n.name));
+    const rule = (a) => (n.rules.find((x) => x.alias === a) || {}).rule;
+    tr.append(el('td', 'n-alias', n.aliases.map((a) => (rule(a) ? `${a} (${rule(a)})` : a)).join(', ')));
+    tr.append(el('td', 'n-ment', n.mentions === null ? '' : n.mentions.toLocaleString()));
+    const ctx = el('td', 'n-ctx');
+    n.contexts.forEach((c) => ctx.append(el('div', '', c)));
+    tr.append(ctx);
+    const cell = el('td', 'n-edit');
+    const button = (label, title, fn) => {
+      const b = el('button', `n-${label}`, label);
+      b.type = 'button';
+      b.title = title;
+      b.addEventListener('click', fn);
+      cell.append(b, ' ');
+    };
+    button('rename', `give ${n.name} another name (${n.name} stays an alias)`,
+      () => rowForm(cell, 'new name', n.name, (to) => queueEdit({ op: 'rename', name: n.name, to })));
+    button('merge', `make ${n.name} an alias of another entity`,
+      () => rowForm(cell, 'merge into (a name)', '', (into) => queueEdit({ op: 'merge', name: n.name, into })));
+    button('delete', `${n.name} is no entity`, () => queueEdit({ op: 'delete', name: n.name }));
+    tr.append(cell);
+    body.append(tr);
+  });
+  renderPending();
+}
+function namesMessage(text, bad) {
+  $('names-msg').textContent = text;
+  $('names-msg').classList.toggle('bad', !!bad);
+}
+async function saveNames() {
+  $('names-save').disabled = true;
+  const r = await fetch('/api/names/edit', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ edits: names.pending }),
+  });
+  const j = await r.json();
+  if (!r.ok) {
+    namesMessage(`not saved: ${j.error.message}`, true);
+    $('names-save').disabled = false;
+    return;
+  }
+  names.pending = [];
+  namesMessage(`saved ${j.saved} edit(s) to ${j.file} (the previous version: ${j.backup}); rebuild to use them`);
+  await loadNames();
+}
+function showRebuild(j) {
+  $('rebuild-progress').hidden = j.state === 'idle';
+  $('rebuild-bar').value = j.fraction;
+  const step = j.stage ? `${j.stage} (${j.stages.indexOf(j.stage) + 1} of ${j.stages.length})` : '';
+  if (j.state === 'running') $('rebuild-status').textContent = `rebuilding: ${step}, ${j.elapsed_s.toFixed(0)} s`;
+  else if (j.state === 'done') $('rebuild-status').textContent = `done: ${j.dataset} and ${j.run}. Serve the new names with: ${j.restart}`;
+  else if (j.state === 'failed') $('rebuild-status').textContent = `failed at ${step}: ${j.error} (log: ${j.log})`;
+  $('rebuild-status').classList.toggle('bad', j.state === 'failed');
+  $('names-rebuild').disabled = j.state === 'running';
+  $('names-save').disabled = j.state === 'running' || names.pending.length === 0;
+}
+async function pollRebuild() {
+  clearTimeout(rebuildTimer);
+  const r = await fetch('/api/rebuild');
+  const j = await r.json();
+  if (!r.ok) return;
+  showRebuild(j);
+  if (j.state === 'running') rebuildTimer = setTimeout(pollRebuild, 500);
+}
+async function startRebuild() {
+  if (names.pending.length) { namesMessage('save the edits first (or drop them): a rebuild reads the saved file', true); return; }
+  const r = await fetch('/api/rebuild', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const j = await r.json();
+  if (!r.ok) { namesMessage(`no rebuild: ${j.error.message}`, true); return; }
+  namesMessage('');
+  showRebuild(j);
+  pollRebuild();
+}
+function toggleNames() {
+  const view = $('names-view');
+  view.hidden = !view.hidden;
+  $('names-toggle').setAttribute('aria-expanded', String(!view.hidden));
+  if (!view.hidden) $('names-q').focus();
+}
+// A discovered dataset (GET /api/info says so): the review is offered.
+async function startNamesReview() {
+  let q = 0;
+  $('names-q').addEventListener('input', () => {
+    clearTimeout(q);
+    q = setTimeout(() => { names.q = $('names-q').value; names.offset = 0; loadNames(); }, 120);
+  });
+  $('names-prev').addEventListener('click', () => { names.offset = Math.max(0, names.offset - names.limit); loadNames(); });
+  $('names-next').addEventListener('click', () => { names.offset += names.limit; loadNames(); });
+  $('names-save').addEventListener('click', saveNames);
+  $('names-rebuild').addEventListener('click', startRebuild);
+  $('names-toggle').addEventListener('click', toggleNames);
+  if (await loadNames()) {
+    $('names-toggle').hidden = false;
+    pollRebuild();
+  }
 }

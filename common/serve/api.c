@@ -26,8 +26,7 @@ static void expand_result_free(expand_result *r) {
     memset(r, 0, sizeof *r);
 }
 
-/* Sets the response to the JSON text of v (consumed). */
-static void respond_json(api_response *r, int status, json_t *v) {
+void api_respond_json(api_response *r, int status, json_t *v) {
     r->status = status;
     r->body = json_dumps(v, JSON_COMPACT);
     if (!r->body) die("out of memory writing a JSON response");
@@ -51,7 +50,7 @@ static void respond_error(api_response *r, int status, const char *message, json
     if (suggestions) json_object_set_new(e, "suggestions", suggestions);
     json_t *root = json_object();
     json_object_set_new(root, "error", e);
-    respond_json(r, status, root);
+    api_respond_json(r, status, root);
 }
 
 void api_error(api_response *r, int status, const char *message) { respond_error(r, status, message, NULL); }
@@ -88,7 +87,8 @@ void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r) 
     json_object_set_new(root, "default_variant", json_string(variant_names[c->expander.default_variant]));
     json_object_set_new(root, "figures", figs);
     json_object_set_new(root, "max_size", json_integer(REQUEST_MAX_SIZE));
-    respond_json(r, 200, root);
+    json_object_set_new(root, "names", json_boolean(c->names != NULL));
+    api_respond_json(r, 200, root);
 }
 
 /* ---- GET /api/entities ---- */
@@ -110,7 +110,7 @@ void api_entities(const serve_ctx *c, const query_param *p, int n, api_response 
     json_object_set_new(root, "prefix", json_string(prefix));
     json_object_set_new(root, "total", json_integer(total));
     json_object_set_new(root, "entities", list);
-    respond_json(r, 200, root);
+    api_respond_json(r, 200, root);
 }
 
 /* ---- entity references -> rows ---- */
@@ -171,7 +171,7 @@ void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *
     json_object_set_new(root, "entity", row >= 0 ? entity_full(c->lex, row) : json_null());
     json_object_set_new(root, "ambiguous", json_boolean(row == -2));
     json_object_set_new(root, "suggestions", s);
-    respond_json(r, 200, root);
+    api_respond_json(r, 200, root);
 }
 
 static int contains(const int64_t *rows, int n, int64_t row) {
@@ -315,7 +315,7 @@ void api_expand(const serve_ctx *c, const char *body, size_t len, api_response *
     int rc = expand_request_from_json(body, len, &q, err, sizeof err);
     if (rc) { api_error(r, rc, err); return; }
     expansion *x = xcalloc(1, sizeof *x);
-    if (!run_expansion(c, &q, -1, x, r)) respond_json(r, 200, expansion_json(c, x));
+    if (!run_expansion(c, &q, -1, x, r)) api_respond_json(r, 200, expansion_json(c, x));
     expansion_free(x);
     expand_request_free(&q);
 }
@@ -372,7 +372,7 @@ void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r
     expansion *x = xcalloc(1, sizeof *x);
     if (!run_expansion(c, &q, -1, x, r)) {
         if (q.format == EXPORT_JSON) {
-            respond_json(r, 200, expansion_json(c, x));
+            api_respond_json(r, 200, expansion_json(c, x));
             r->filename = "expansion.json";
         } else {
             export_tsv(c, x, r);
@@ -429,7 +429,7 @@ void api_contexts(const serve_ctx *c, int64_t eid, const query_param *p, int n, 
         json_object_set_new(root, "contexts", contexts_json(c->lex, row, q.limit));
         json_object_set_new(root, "seeds", brief_list(c->lex, seeds, nseeds));
         ties_json(c->ties, row, seeds, nseeds, q.features, root);
-        respond_json(r, 200, root);
+        api_respond_json(r, 200, root);
     }
     contexts_request_free(&q);
 }
@@ -459,7 +459,7 @@ void api_why(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_r
         json_object_set_new(root, "variant", json_string(variant_names[x->job.variant]));
         json_object_set_new(root, "size", json_integer(x->job.size));
         json_object_set_new(root, "elapsed_ms", json_real(x->ms));
-        respond_json(r, 200, root);
+        api_respond_json(r, 200, root);
     }
     expansion_free(x);
     expand_request_free(&q);

@@ -18,6 +18,10 @@
  *   GET  /api/classes                          the classes the corpus holds, before any seed
  *                                              (common/model/class_proposals.h; computed on
  *                                              the first call, then cached) (api_classes)
+ *   GET  /api/names, POST /api/names/edit      the discovered names under review
+ *                                              (common/serve/names_review.h)
+ *   GET, POST /api/rebuild                     a dataset and run rebuilt from them
+ *                                              (common/serve/rebuild.h)
  *
  * An expansion's answer carries its set's name (common/model/set_name.h): the definition
  * heads its seeds and accepted entities share, with their support in the list; and per listed
@@ -26,7 +30,8 @@
  *
  * Every failure is a response, never an exit: 400 malformed request, 404 unknown entity id
  * in a path, 422 names that resolve to no entity or to several (with suggestions), seeds
- * that are also negative seeds, fewer than two seeds; the body is {"error": {"status": N,
+ * that are also negative seeds, fewer than two seeds (the names routes add 409 and 500:
+ * names_review.h, rebuild.h); the body is {"error": {"status": N,
  * "message": "..."}} (plus "suggestions" for unknown or ambiguous names).
  *
  * The expansion itself is delegated to a serve_expander: the method for one seed set,
@@ -34,6 +39,7 @@
 #ifndef PROBEXPAN_SERVE_API_H
 #define PROBEXPAN_SERVE_API_H
 
+#include <jansson.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +48,8 @@
 #include "model/feature_text.h"
 #include "model/genus_heads.h"
 #include "serve/lexicon.h"
+#include "serve/names_review.h"
+#include "serve/rebuild.h"
 #include "serve/request.h"
 #include "serve/ties.h"
 
@@ -98,6 +106,8 @@ typedef struct {
     const genus_heads *heads;   /* of the index: classes and the set's name */
     const feature_text *text;   /* the words of the index's features */
     class_cache *classes;
+    names_review *names;        /* the names file under review, or NULL (not a discovered dataset) */
+    rebuild *rebuild;           /* rebuilds from it (NULL without names) */
 } serve_ctx;
 
 typedef struct {
@@ -110,6 +120,8 @@ typedef struct {
 
 /* {"error": {...}} with the given status. */
 void api_error(api_response *r, int status, const char *message);
+/* The JSON text of v (consumed) with the given status. */
+void api_respond_json(api_response *r, int status, json_t *v);
 
 void api_info(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_entities(const serve_ctx *c, const query_param *p, int n, api_response *r);
@@ -119,5 +131,9 @@ void api_why(const serve_ctx *c, int64_t eid, const query_param *p, int n, api_r
 void api_export(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_classes(const serve_ctx *c, const query_param *p, int n, api_response *r);
 void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_names(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_names_edit(const serve_ctx *c, const char *body, size_t len, api_response *r);
+void api_rebuild_status(const serve_ctx *c, const query_param *p, int n, api_response *r);
+void api_rebuild_start(const serve_ctx *c, const char *body, size_t len, api_response *r);
 
 #endif

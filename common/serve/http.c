@@ -247,6 +247,11 @@ void http_expansion_end(void) {
     sem_post(&the_server->turns);
 }
 
+/* The POST routes: their request has a JSON body. */
+static int route_takes_body(const route *rt) {
+    return rt->kind == ROUTE_EXPAND || rt->kind == ROUTE_NAMES_EDIT || (rt->kind == ROUTE_REBUILD && rt->post);
+}
+
 static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_state *st) {
     if (!conn_guard_answering(conn)) return MHD_NO; /* cut by the guard just now */
     if (st->rt.kind == ROUTE_STATIC) {
@@ -256,8 +261,11 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     }
     api_response r;
     answering = conn;
-    if (st->rt.kind == ROUTE_EXPAND) {
-        api_expand(s->ctx, st->body ? st->body : "", st->len, &r);
+    if (route_takes_body(&st->rt)) {
+        const char *body = st->body ? st->body : "";
+        if (st->rt.kind == ROUTE_EXPAND) api_expand(s->ctx, body, st->len, &r);
+        else if (st->rt.kind == ROUTE_NAMES_EDIT) api_names_edit(s->ctx, body, st->len, &r);
+        else api_rebuild_start(s->ctx, body, st->len, &r);
         answering = NULL;
         return send_api(conn, &r);
     }
@@ -270,6 +278,8 @@ static enum MHD_Result dispatch(server *s, struct MHD_Connection *conn, request_
     else if (st->rt.kind == ROUTE_WHY) api_why(s->ctx, st->rt.eid, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_CLASSES) api_classes(s->ctx, pl->p, pl->n, &r);
     else if (st->rt.kind == ROUTE_RESOLVE) api_resolve(s->ctx, pl->p, pl->n, &r);
+    else if (st->rt.kind == ROUTE_NAMES) api_names(s->ctx, pl->p, pl->n, &r);
+    else if (st->rt.kind == ROUTE_REBUILD) api_rebuild_status(s->ctx, pl->p, pl->n, &r);
     else api_export(s->ctx, pl->p, pl->n, &r);
     answering = NULL;
     free(pl);
@@ -334,7 +344,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         if (st->status) return MHD_YES; /* discarded */
-        if (st->rt.kind != ROUTE_EXPAND) {
+        if (!route_takes_body(&st->rt)) {
             st->status = 400;
             snprintf(st->message, sizeof st->message, "this route takes no request body");
         } else if (st->len + n > REQUEST_MAX_BODY) {

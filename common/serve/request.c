@@ -22,8 +22,7 @@ const int static_file_count = (int)(sizeof static_files / sizeof static_files[0]
 
 const char *const variant_names[VARIANT_COUNT] = {"full", "noen", "nocl", "noclen"};
 
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...) {
+int request_fail(int status, char *err, size_t errlen, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
@@ -81,27 +80,36 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
         r->kind = ROUTE_CLASSES;
     } else if (!strcmp(path, "/api/resolve")) {
         r->kind = ROUTE_RESOLVE;
+    } else if (!strcmp(path, "/api/names")) {
+        r->kind = ROUTE_NAMES;
+    } else if (!strcmp(path, "/api/names/edit")) {
+        r->kind = ROUTE_NAMES_EDIT;
+        want = "POST";
+    } else if (!strcmp(path, "/api/rebuild")) {
+        r->kind = ROUTE_REBUILD;
+        want = post ? "POST" : "GET";
     } else if (n > lp + ls && !strncmp(path, entity_prefix, lp) && !strcmp(path + n - ls, contexts_suffix)) {
         r->kind = ROUTE_CONTEXTS;
         r->eid = parse_eid(path + lp, n - lp - ls);
-        if (r->eid < 0) return fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/contexts must be digits");
+        if (r->eid < 0) return request_fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/contexts must be digits");
     } else if (n > lp + lw && !strncmp(path, entity_prefix, lp) && !strcmp(path + n - lw, why_suffix)) {
         r->kind = ROUTE_WHY;
         r->eid = parse_eid(path + lp, n - lp - lw);
-        if (r->eid < 0) return fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/why must be digits");
+        if (r->eid < 0) return request_fail(404, err, errlen, "unknown route: the entity id in /api/entity/{eid}/why must be digits");
     } else {
         int i = 0;
         while (i < static_file_count && strcmp(path, static_files[i].url)) i++;
         if (i == static_file_count) {
             char b[80];
-            return fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, entity/{eid}/why, export, classes)",
+            return request_fail(404, err, errlen, "unknown route '%s' (the API is under /api/: info, entities, resolve, expand, entity/{eid}/contexts, entity/{eid}/why, export, classes, names, names/edit, rebuild)",
                         is_valid_utf8(path, strlen(path)) ? excerpt(path, b, sizeof b) : "(not UTF-8)");
         }
         r->kind = ROUTE_STATIC;
         r->static_file = i;
     }
+    r->post = post;
     if (!strcmp(want, "POST") ? !post : !get)
-        return fail(405, err, errlen, "method %s not allowed here: use %s", is_valid_utf8(method, strlen(method)) ? method : "?", want);
+        return request_fail(405, err, errlen, "method %s not allowed here: use %s", is_valid_utf8(method, strlen(method)) ? method : "?", want);
     return 0;
 }
 
@@ -110,12 +118,12 @@ int request_route(const char *method, const char *path, route *r, char *err, siz
 static int add_ref(entity_ref **list, int *n, const char *field, const char *name, int64_t eid, char *err,
                    size_t errlen) {
     if (*n >= REQUEST_MAX_LIST)
-        return fail(400, err, errlen, "%s: more than %d entities", field, REQUEST_MAX_LIST);
+        return request_fail(400, err, errlen, "%s: more than %d entities", field, REQUEST_MAX_LIST);
     if (name) {
         size_t len = strlen(name);
-        if (!is_valid_utf8(name, len)) return fail(400, err, errlen, "%s[%d]: not valid UTF-8", field, *n);
-        if (len == 0) return fail(400, err, errlen, "%s[%d]: empty name", field, *n);
-        if (len > REQUEST_MAX_NAME) return fail(400, err, errlen, "%s[%d]: name longer than %d bytes", field, *n, REQUEST_MAX_NAME);
+        if (!is_valid_utf8(name, len)) return request_fail(400, err, errlen, "%s[%d]: not valid UTF-8", field, *n);
+        if (len == 0) return request_fail(400, err, errlen, "%s[%d]: empty name", field, *n);
+        if (len > REQUEST_MAX_NAME) return request_fail(400, err, errlen, "%s[%d]: name longer than %d bytes", field, *n, REQUEST_MAX_NAME);
     }
     if (*n == 0) *list = xmalloc(sizeof **list * REQUEST_MAX_LIST);
     (*list)[*n].name = name ? xstrdup(name) : NULL;
@@ -133,7 +141,7 @@ static int variant_parse(const char *s, expand_variant *v, char *err, size_t err
     for (int i = 0; i < VARIANT_COUNT; i++)
         if (!strcmp(s, variant_names[i])) { *v = (expand_variant)i; return 0; }
     char b[80];
-    return fail(400, err, errlen, "variant: expected full, noen, nocl or noclen, found '%s'",
+    return request_fail(400, err, errlen, "variant: expected full, noen, nocl or noclen, found '%s'",
                 is_valid_utf8(s, strlen(s)) ? excerpt(s, b, sizeof b) : "(not UTF-8)");
 }
 
@@ -144,7 +152,7 @@ static int cut_parse(const char *s, int *cut_auto, char *err, size_t errlen) {
         return 0;
     }
     char b[80];
-    return fail(400, err, errlen, "cut: expected none or auto, found '%s'", is_valid_utf8(s, strlen(s)) ? excerpt(s, b, sizeof b) : "(not UTF-8)");
+    return request_fail(400, err, errlen, "cut: expected none or auto, found '%s'", is_valid_utf8(s, strlen(s)) ? excerpt(s, b, sizeof b) : "(not UTF-8)");
 }
 
 static void request_defaults(expand_request *q) {
@@ -157,19 +165,19 @@ static void request_defaults(expand_request *q) {
 /* ---- JSON body ---- */
 
 static int json_list(json_t *v, const char *field, entity_ref **list, int *n, char *err, size_t errlen) {
-    if (!json_is_array(v)) return fail(400, err, errlen, "%s: expected an array of names or entity ids", field);
+    if (!json_is_array(v)) return request_fail(400, err, errlen, "%s: expected an array of names or entity ids", field);
     size_t i;
     json_t *e;
     json_array_foreach(v, i, e) {
         int rc;
         if (json_is_string(e)) {
             if (strlen(json_string_value(e)) != json_string_length(e))
-                return fail(400, err, errlen, "%s[%zu]: NUL character in a name", field, i);
+                return request_fail(400, err, errlen, "%s[%zu]: NUL character in a name", field, i);
             rc = add_ref(list, n, field, json_string_value(e), -1, err, errlen);
         } else if (json_is_integer(e) && json_integer_value(e) >= 0) {
             rc = add_ref(list, n, field, NULL, json_integer_value(e), err, errlen);
         } else {
-            return fail(400, err, errlen, "%s[%zu]: expected a name (string) or an entity id (integer >= 0)", field, i);
+            return request_fail(400, err, errlen, "%s[%zu]: expected a name (string) or an entity id (integer >= 0)", field, i);
         }
         if (rc) return rc;
     }
@@ -178,13 +186,13 @@ static int json_list(json_t *v, const char *field, entity_ref **list, int *n, ch
 
 int expand_request_from_json(const char *body, size_t len, expand_request *q, char *err, size_t errlen) {
     request_defaults(q);
-    if (len > REQUEST_MAX_BODY) return fail(413, err, errlen, "body larger than %d bytes", REQUEST_MAX_BODY);
+    if (len > REQUEST_MAX_BODY) return request_fail(413, err, errlen, "body larger than %d bytes", REQUEST_MAX_BODY);
     json_error_t je;
     json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) return fail(400, err, errlen, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
+    if (!root) return request_fail(400, err, errlen, "malformed JSON at line %d, column %d: %s", je.line, je.column, je.text);
     int rc = 0;
     if (!json_is_object(root)) {
-        rc = fail(400, err, errlen, "expected a JSON object {\"seeds\": [...], ...}");
+        rc = request_fail(400, err, errlen, "expected a JSON object {\"seeds\": [...], ...}");
         goto done;
     }
     const char *key;
@@ -200,22 +208,22 @@ int expand_request_from_json(const char *body, size_t len, expand_request *q, ch
             rc = json_list(v, "accepted", &q->accepted, &q->naccepted, err, errlen);
         } else if (!strcmp(key, "size")) {
             if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > REQUEST_MAX_SIZE)
-                rc = fail(400, err, errlen, "size: expected an integer from 1 to %d", REQUEST_MAX_SIZE);
+                rc = request_fail(400, err, errlen, "size: expected an integer from 1 to %d", REQUEST_MAX_SIZE);
             else q->size = (int)json_integer_value(v);
         } else if (!strcmp(key, "variant")) {
             rc = json_is_string(v) ? variant_parse(json_string_value(v), &q->variant, err, errlen)
-                                   : fail(400, err, errlen, "variant: expected a string (full, noen, nocl or noclen)");
+                                   : request_fail(400, err, errlen, "variant: expected a string (full, noen, nocl or noclen)");
         } else if (!strcmp(key, "cut")) {
             rc = json_is_string(v) ? cut_parse(json_string_value(v), &q->cut_auto, err, errlen)
-                                   : fail(400, err, errlen, "cut: expected a string (none or auto)");
+                                   : request_fail(400, err, errlen, "cut: expected a string (none or auto)");
         } else {
             char b[80];
-            rc = fail(400, err, errlen, "unknown key '%s' (expected seeds, negative_seeds, accepted, size, variant, cut)",
+            rc = request_fail(400, err, errlen, "unknown key '%s' (expected seeds, negative_seeds, accepted, size, variant, cut)",
                       excerpt(key, b, sizeof b));
         }
         if (rc) goto done;
     }
-    if (!have_seeds) rc = fail(400, err, errlen, "seeds: missing (an array of names or entity ids)");
+    if (!have_seeds) rc = request_fail(400, err, errlen, "seeds: missing (an array of names or entity ids)");
 done:
     json_decref(root);
     if (rc) expand_request_free(q);
@@ -234,14 +242,14 @@ const char *request_param_get(const query_param *p, int n, const char *key) {
 int request_params_check(const query_param *p, int n, const char *const *allowed, char *err, size_t errlen) {
     for (int i = 0; i < n; i++) {
         if (!is_valid_utf8(p[i].key, strlen(p[i].key)) || (p[i].value && !is_valid_utf8(p[i].value, strlen(p[i].value))))
-            return fail(400, err, errlen, "query string: parameter %d is not valid UTF-8", i + 1);
+            return request_fail(400, err, errlen, "query string: parameter %d is not valid UTF-8", i + 1);
         int k = 0;
         while (allowed[k] && strcmp(allowed[k], p[i].key)) k++;
         if (!allowed[k]) {
             char b[80], list[256] = "";
             for (k = 0; allowed[k]; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", allowed[k]);
-            return fail(400, err, errlen, "unknown parameter '%s' (expected %s)", excerpt(p[i].key, b, sizeof b), list);
+            return request_fail(400, err, errlen, "unknown parameter '%s' (expected %s)", excerpt(p[i].key, b, sizeof b), list);
         }
     }
     return 0;
@@ -256,7 +264,7 @@ int request_param_int(const query_param *p, int n, const char *key, int dflt, in
     errno = 0;
     long v = strtol(s, &end, 10);
     if (!*s || *end || errno || v < min || v > max || *s == ' ' || *s == '+')
-        return fail(400, err, errlen, "%s: expected an integer from %d to %d", key, min, max);
+        return request_fail(400, err, errlen, "%s: expected an integer from %d to %d", key, min, max);
     *out = (int)v;
     return 0;
 }
@@ -284,11 +292,11 @@ static int expansion_params(const query_param *p, int n, const char *const *allo
     if (!rc && f) {
         if (!strcmp(f, "tsv")) q->format = EXPORT_TSV;
         else if (!strcmp(f, "json")) q->format = EXPORT_JSON;
-        else rc = fail(400, err, errlen, "format: expected tsv or json");
+        else rc = request_fail(400, err, errlen, "format: expected tsv or json");
     }
     const char *cut = request_param_get(p, n, "cut");
     if (!rc && cut) rc = cut_parse(cut, &q->cut_auto, err, errlen);
-    if (!rc && q->nseeds == 0) rc = fail(400, err, errlen, "seed: missing (repeat seed=NAME or seed=EID for each seed)");
+    if (!rc && q->nseeds == 0) rc = request_fail(400, err, errlen, "seed: missing (repeat seed=NAME or seed=EID for each seed)");
     if (rc) expand_request_free(q);
     return rc;
 }

@@ -36,12 +36,16 @@ typedef enum {
     ROUTE_CLASSES,  /* GET /api/classes */
     ROUTE_RESOLVE,  /* GET /api/resolve */
     ROUTE_WHY,      /* GET /api/entity/{eid}/why */
+    ROUTE_NAMES,    /* GET /api/names */
+    ROUTE_NAMES_EDIT, /* POST /api/names/edit */
+    ROUTE_REBUILD,  /* GET /api/rebuild (status), POST /api/rebuild (start): route.post says which */
 } route_kind;
 
 typedef struct {
     route_kind kind;
     int static_file; /* ROUTE_STATIC: index into the web page's file list */
     int64_t eid;     /* ROUTE_CONTEXTS, ROUTE_WHY */
+    int post;        /* the method is POST */
 } route;
 
 /* The web page's files: URL path -> file name in the web folder, MIME type. */
@@ -106,6 +110,8 @@ int contexts_request_from_params(const query_param *p, int n, int max_limit, con
                                  size_t errlen);
 void contexts_request_free(contexts_request *q);
 
+/* Writes the message into err and returns status (a parser's refusal in one call). */
+int request_fail(int status, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Integer query parameter `key` (absent: dflt) within [min, max]. 0, or 400 with err. */
 int request_param_int(const query_param *p, int n, const char *key, int dflt, int min, int max, int *out, char *err,
               size_t errlen);
