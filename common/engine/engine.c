@@ -572,12 +572,12 @@ static int rerank_by_genus(const call *c, engine_item *items, int n, int size) {
 /* Whether the genus re-ranking applies to the context ranking items[0..n): the gate of
  * engine.h (genus_gate) over its first ENGINE_GENUS_GATE_LIST entities. */
 static int genus_gate_open(const call *c, const engine_item *items, int n) {
-    if (c->q->genus_gate >= 1) return 1;
     int64_t rows[ENGINE_GENUS_GATE_LIST];
     int k = n < ENGINE_GENUS_GATE_LIST ? n : ENGINE_GENUS_GATE_LIST;
     for (int i = 0; i < k; i++) rows[i] = items[i].row;
     double share = genus_agreement_list_share(&c->g->genus, c->members, c->nmembers, rows, k);
-    return share >= 0 && share < c->q->genus_gate;
+    c->res->genus_share = share;
+    return c->q->genus_gate >= 1 || (share >= 0 && share < c->q->genus_gate);
 }
 
 static double thread_cpu_seconds(void) {
@@ -590,6 +590,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
     call c = {g, q, out, NULL, 0, -1, NULL, NULL, NULL, 0};
+    out->genus_share = -1;
     char msg[1200];
     int bad = check_request(g, q, out, &c.members, &c.nmembers, err, errlen);
     if (!bad && q->explain && (c.explain = resolve_one(g, q->explain, q->by_eid, msg, sizeof msg)) < 0)
