@@ -127,6 +127,8 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
                           r->holdout_single, "ensemble", r->holdout_unrefined, "refined", r->holdout_refined, "seconds",
                           r->seconds, "entities", items);
     if (name) json_object_set(o, "set_name", name);
+    json_object_set_new(o, "genus_share", json_real(r->genus_share));
+    json_object_set_new(o, "genus_reranked", json_boolean(r->genus_reranked));
     json_object_set_new(o, "cut", confidence_cut_json(cut));
     json_dumpf(o, stdout, JSON_INDENT(1) | JSON_ENSURE_ASCII);
     putchar('\n');

@@ -145,6 +145,7 @@ engine_request engine_request_defaults(void) {
     q.select_others = 500;
     q.refine_check = 1;
     q.genus_agreement = ENGINE_GENUS_AGREEMENT;
+    q.genus_gate = ENGINE_GENUS_GATE;
     return q;
 }
 
@@ -568,6 +569,17 @@ static int rerank_by_genus(const call *c, engine_item *items, int n, int size) {
     return n < size ? n : size;
 }
 
+/* Whether the genus re-ranking applies to the context ranking items[0..n): the gate of
+ * engine.h (genus_gate) over its first ENGINE_GENUS_GATE_LIST entities. */
+static int genus_gate_open(const call *c, const engine_item *items, int n) {
+    int64_t rows[ENGINE_GENUS_GATE_LIST];
+    int k = n < ENGINE_GENUS_GATE_LIST ? n : ENGINE_GENUS_GATE_LIST;
+    for (int i = 0; i < k; i++) rows[i] = items[i].row;
+    double share = genus_agreement_list_share(&c->g->genus, c->members, c->nmembers, rows, k);
+    c->res->genus_share = share;
+    return c->q->genus_gate >= 1 || (share >= 0 && share < c->q->genus_gate);
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -578,6 +590,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     memset(out, 0, sizeof *out);
     call c = {g, q, out, NULL, 0, -1, NULL, NULL, NULL, 0};
+    out->genus_share = -1;
     char msg[1200];
     int bad = check_request(g, q, out, &c.members, &c.nmembers, err, errlen);
     if (!bad && q->explain && (c.explain = resolve_one(g, q->explain, q->by_eid, msg, sizeof msg)) < 0)
@@ -661,14 +674,21 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
     if (!budget_spent()) {
         int64_t *ranked;
         pattern_refinement *const *final = out->refinement_used ? ref : q->select ? sf : NULL;
-        int agree = q->genus_agreement > 0 && g->glossary;
-        int pool = agree && q->size < ENGINE_GENUS_POOL ? ENGINE_GENUS_POOL : q->size;
-        int64_t *extra = agree ? genus_candidates(&c, &c.nextra) : NULL;
-        c.extra = extra;
-        out->n = search_and_rerank(&c, models, nm, final, pool, &ranked, &out->items);
-        free(extra);
+        out->n = search_and_rerank(&c, models, nm, final, q->size, &ranked, &out->items);
         free(ranked);
-        if (agree) out->n = rerank_by_genus(&c, out->items, out->n, q->size);
+        if (q->genus_agreement > 0 && g->glossary && genus_gate_open(&c, out->items, out->n)) {
+            /* the search redone with the definitions' candidates, longer, then re-ranked */
+            free(out->items);
+            out->items = NULL;
+            int64_t *extra = genus_candidates(&c, &c.nextra);
+            c.extra = extra;
+            int pool = q->size < ENGINE_GENUS_POOL ? ENGINE_GENUS_POOL : q->size;
+            out->n = search_and_rerank(&c, models, nm, final, pool, &ranked, &out->items);
+            free(extra);
+            free(ranked);
+            out->n = rerank_by_genus(&c, out->items, out->n, q->size);
+            out->genus_reranked = 1;
+        }
     }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);

@@ -46,7 +46,10 @@
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
  * With genus_agreement > 0 (off by default) and a glossary index, the final list is re-ranked by
  * what its entities' own definitions call them against the set's shared genus heads, the
- * entities whose definitions name those heads joining it (common/model/genus_agreement.h).
+ * entities whose definitions name those heads joining it (common/model/genus_agreement.h) —
+ * when the gate opens: the context ranking is searched first, and only when few of its
+ * defined entities are called by the set's heads (genus_gate) is the final search redone with
+ * those candidates and re-ranked.
  *
  * Cost of one query: O(rows touched x their nonzeros + steps x (F + the sets' profile
  * sizes)) per model; memory O(E + rows touched x nonzeros), plus the kept rows. The rankings
@@ -80,6 +83,11 @@
  * it re-ranks before the cut to the request's size. */
 #define ENGINE_GENUS_AGREEMENT 0.0
 #define ENGINE_GENUS_POOL 200
+/* The gate of the genus re-ranking: it applies only when, of the first ENGINE_GENUS_GATE_LIST
+ * entities of the context ranking that are some definition's subject, fewer than this share
+ * are called by the set's heads (genus_agreement_list_share); 1 = always. */
+#define ENGINE_GENUS_GATE 0.25
+#define ENGINE_GENUS_GATE_LIST 30
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -140,10 +148,13 @@ typedef struct {
                         * refined models always answer */
     const char *explain; /* NULL, or one more entity (a name or eid, as the seeds): where the
                           * answer places it (engine_place) */
-    double genus_agreement; /* > 0: the final list (searched to ENGINE_GENUS_POOL, then cut to
-                             * size) re-ranked by what its entities' own definitions call them
-                             * against the set's shared genus heads, with this weight
-                             * (common/model/genus_agreement.h); 0: not (ENGINE_GENUS_AGREEMENT) */
+    double genus_agreement; /* > 0: where the gate opens, the final list (searched again to
+                             * ENGINE_GENUS_POOL, then cut to size) re-ranked by what its
+                             * entities' own definitions call them against the set's shared
+                             * genus heads, with this weight (common/model/genus_agreement.h);
+                             * 0: not (ENGINE_GENUS_AGREEMENT) */
+    double genus_gate;      /* in [0, 1]: the re-ranking applies only when the context ranking's
+                             * share named by the set's heads is below this (ENGINE_GENUS_GATE) */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -166,7 +177,8 @@ engine_request engine_request_defaults(void);
     PATTERN_CONTRAST_CLI_OPTIONS((q).contrast, "refinement"), \
     {"cl-steps-accepted", OPT_INT, &(q).accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000}, \
     {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
-    {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (searched to 200 first) by what its entities' own definitions call them against the genus heads at least half the seeds share: position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
+    {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (where --genus-gate opens: searched again to 200, with the entities whose definitions name the set's heads) by what its entities' own definitions call them against the genus heads the most seeds share (at least half): position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
+    {"genus-gate", OPT_DOUBLE, &(q).genus_gate, "S", "--genus-agreement applies only when, of the first 30 entities of the context ranking that some definition has as its subject, fewer than this share are called by the set's heads (the contexts have drifted from what the seeds are); 1 = always", 0, 1}, \
     {"select", OPT_INT, &(q).select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1}, \
     {"select-features", OPT_INT, &(q).features.top, "N", "--select: features selected", 1, 1000000}, \
     {"select-min-share", OPT_INT, &(q).features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000}, \
@@ -232,6 +244,8 @@ typedef struct {
     /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
      * (0 without the check) */
     double holdout_single, holdout_unrefined, holdout_refined;
+    double genus_share;   /* the gate's share (genus_agreement_list_share; -1: none, or no gate run) */
+    int genus_reranked;   /* 1: the gate opened and the genus re-ranking ordered the list */
     double seconds;       /* wall time of the call */
     double cpu_seconds;   /* CPU time of the calling thread */
     engine_place place;   /* of the request's `explain` entity (kind NONE without one) */

@@ -57,6 +57,19 @@ int genus_agreement_order(const genus_heads *h, const int64_t *set, int nset, co
     return nh;
 }
 
+double genus_agreement_list_share(const genus_heads *h, const int64_t *set, int nset, const int64_t *ranked, int n) {
+    set_head heads[GENUS_AGREEMENT_HEADS];
+    int nh = set_heads(h, set, nset, heads), defined = 0, naming = 0;
+    if (nh == 0) return -1;
+    for (int i = 0; i < n; i++) {
+        double a = genus_agreement_of(h, ranked[i], heads, nh);
+        if (a < 0) continue;
+        defined++;
+        naming += a > 0;
+    }
+    return defined ? (double)naming / defined : -1;
+}
+
 typedef struct {
     double agreement;
     int64_t mentions, row;

@@ -42,6 +42,14 @@ double genus_agreement_of(const genus_heads *h, int64_t e, const set_head *heads
 int genus_agreement_order(const genus_heads *h, const int64_t *set, int nset, const int64_t *ranked, int n,
                           double weight, int *order);
 
+/* The share of ranked[0..n) (a context ranking) whose definitions name one of the set's heads
+ * (agreement > 0), among those that are some definition's subject; -1 when the set has no heads
+ * or no listed entity has a definition. A low share says the contexts have drifted from what
+ * the seeds are (their products, their authors' books); a high one that the definitions would
+ * only repeat the contexts — and bring in the head's other holders (every state capital for
+ * {Paris, Rome, Oslo}). O(the listed entities' genus pairs). */
+double genus_agreement_list_share(const genus_heads *h, const int64_t *set, int nset, const int64_t *ranked, int n);
+
 /* Up to max entities, not in set[0..nset) nor skip[0..nskip), whose definitions name one of
  * the set's heads, most agreeing first, then most mentions (mentions[e]), then lowest row,
  * into out; returns how many (0 without set heads). The candidates a search by context misses

@@ -7,7 +7,8 @@
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # an accepted entity is a seed (left out of the list, which equals the one with it among the
 # seeds); --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
-# leaving the seeds out; and every bad input — unknown or ambiguous names, a seed that is also negative,
+# leaving the seeds out; --genus-gate 0 keeps the context list, 1 always re-ranks, the default
+# only where the list drifts from the seeds' head; and every bad input — unknown or ambiguous names, a seed that is also negative,
 # fewer than two seeds, an index of another corpus, a wrong kind or schema, a truncated
 # index, an interrupted index build, a patmodel of another index or truncated, pairs of other samples,
 # --dists with --index — exits 3 (2 for usage) with the expected message and no output.
@@ -142,11 +143,21 @@ check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-nocle
 # entities whose definitions name the seeds' shared head, still --size entities and no seed
 query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 0 --size 10 --quiet >"$WORK/q-ga0.tsv"
 query --run "$RUN" --seeds "$seed_list" --variant noclen --size 10 --quiet >"$WORK/q-ga-default.tsv"
-query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --size 10 --quiet >"$WORK/q-ga8.tsv"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --genus-gate 1 --size 10 --quiet >"$WORK/q-ga8.tsv"
 check genus-agreement-off-by-default cmp "$WORK/q-ga0.tsv" "$WORK/q-ga-default.tsv"
 check genus-agreement-reranks bash -c "! cmp -s <(cut -f2 '$WORK/q-ga0.tsv') <(cut -f2 '$WORK/q-ga8.tsv')"
 check genus-agreement-keeps-size test "$(tail -n +2 "$WORK/q-ga8.tsv" | wc -l)" -eq 10
 check genus-agreement-no-seed bash -c "! tail -n +2 '$WORK/q-ga8.tsv' | cut -f2 | grep -qxF -f <(tr ',' '\n' <<<'$seed_list')"
+# --genus-gate: 1 always re-ranks (q-ga8 above); 0 never does (no share is below 0), which is
+# the list without the re-ranking; by default (0.25) it stays closed for US states, whose list
+# their shared head already names; JSON says whether it applied and the share the gate read
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --genus-gate 0 --size 10 --quiet >"$WORK/q-gate0.tsv"
+check genus-gate-closed-is-the-context-list cmp "$WORK/q-gate0.tsv" "$WORK/q-ga0.tsv"
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --size 10 --format json --quiet >"$WORK/q-gate.json"
+check genus-gate-default-closed-on-a-named-list jq -e '.genus_share >= 0.25 and .genus_share <= 1 and .genus_reranked == false' "$WORK/q-gate.json"
+check genus-gate-default-keeps-the-list cmp <(jq -r '.entities[].name' "$WORK/q-gate.json") <(tail -n +2 "$WORK/q-ga0.tsv" | cut -f3)
+query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --genus-gate 1 --size 10 --format json --quiet >"$WORK/q-gate1.json"
+check genus-gate-json-open jq -e '.genus_reranked == true' "$WORK/q-gate1.json"
 
 # the refinement check answers with the candidate of the highest held-out seed score: model 1
 # (then noclen's list), the unrefined ensemble (nocl's list) or the refined ensemble; each

@@ -49,8 +49,20 @@ static void test_candidates(void) {
     CHECK(out[0] == 6 && out[1] == 4);
 }
 
+static void test_list_share(void) {
+    const int64_t set[] = {0, 1}, ranked[] = {2, 3, 4, 5}, undefined[] = {3}, product[] = {2};
+    /* defined: 2 (computer), 4 (company), 5 (half company): 2 of 3 named by "company" */
+    CHECK_NEAR(genus_agreement_list_share(&h, set, 2, ranked, 4), 2.0 / 3.0, 1e-12);
+    CHECK_NEAR(genus_agreement_list_share(&h, set, 2, product, 1), 0.0, 1e-12);
+    /* no listed entity is a definition's subject, or the set shares no head: -1 */
+    CHECK_NEAR(genus_agreement_list_share(&h, set, 2, undefined, 1), -1.0, 1e-12);
+    const int64_t mixed[] = {0, 2, 3};
+    CHECK_NEAR(genus_agreement_list_share(&h, mixed, 3, ranked, 4), -1.0, 1e-12);
+}
+
 TEST_MAIN_BEGIN("test_genus_agreement")
 RUN(test_agreement_of);
 RUN(test_order);
 RUN(test_candidates);
+RUN(test_list_share);
 TEST_MAIN_END
