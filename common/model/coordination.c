@@ -44,6 +44,11 @@ void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, 
 
 void coordination_located(const genus_vocab *v, const sentence_mention *m, int n, const int *first,
                           const int *last, int *located) {
-    for (int i = 0; i < n; i++)
-        located[i] = i + 1 < n && first[i] == last[i] && first[i + 1] == last[i + 1] && gap_after(v, m, i) == GAP_COMMA;
+    for (int i = 0; i < n; i++) located[i] = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        if (first[i] != last[i] || first[i + 1] != last[i + 1] || gap_after(v, m, i) != GAP_COMMA) continue;
+        located[i] |= LOCATED_BEFORE;
+        const sentence_mention *b = &m[i + 1];
+        if (genus_ends_phrase(v, b->ids[b->mask + 1])) located[i + 1] |= LOCATED_AFTER;
+    }
 }

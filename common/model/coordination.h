@@ -32,9 +32,14 @@ typedef struct {
  * is in the list m[first[i] .. last[i]] (first[i] == last[i] == i: in no list). */
 void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, int *first, int *last);
 
-/* The mentions of m[0..n) that a comma and another mention follow, neither in a list that
- * first/last mark (coordination_lists): "Houston , Texas", "Trenton , Nova Scotia" - the
- * name after the comma says where the first one is. located[i] = 1 for Houston, else 0. */
+/* The appositions "A , B" of m[0..n), neither A nor B in a list that first/last mark
+ * (coordination_lists): "Houston , Texas", "Trenton , Nova Scotia ." - the name after the comma
+ * says where the first one is. located[i] has LOCATED_BEFORE when mention i is such an A (a
+ * comma and another mention follow it: Houston), and LOCATED_AFTER when it is such a B that
+ * closes the phrase (a comma, punctuation or the sentence's end follows it: Texas; not "Texas
+ * Instruments", nor the person in "the Bundesbank , Poehl said"). */
+#define LOCATED_BEFORE 1
+#define LOCATED_AFTER 2
 void coordination_located(const genus_vocab *v, const sentence_mention *m, int n, const int *first,
                           const int *last, int *located);
 

@@ -97,6 +97,11 @@ int genus_is_comma(const genus_vocab *v, int32_t id) { return role(v, id) == ROL
 
 int genus_is_stop(const genus_vocab *v, int32_t id) { return role(v, id) == ROLE_STOP; }
 
+int genus_ends_phrase(const genus_vocab *v, int32_t id) {
+    int r = role(v, id);
+    return r == ROLE_END || r == ROLE_COMMA || r == ROLE_COLON;
+}
+
 int genus_word_ending_at(const genus_vocab *v, const int32_t *ids, int end, int32_t out[GENUS_PIECES]) {
     for (int p = 0; p < GENUS_PIECES; p++) out[p] = -1;
     int start = end;

@@ -64,6 +64,8 @@ genus_cue genus_cue_of(const genus_vocab *v, int32_t id);
 /* Whether ids is "and" or "or", "," (separators of a coordination list). */
 int genus_is_conjunction(const genus_vocab *v, int32_t id);
 int genus_is_comma(const genus_vocab *v, int32_t id);
+/* Whether id is punctuation, a number or a special token such as [SEP] (it ends any phrase). */
+int genus_ends_phrase(const genus_vocab *v, int32_t id);
 /* Whether id ends a definition's phrase as a function word ("of", "for", "who", ...). */
 int genus_is_stop(const genus_vocab *v, int32_t id);
 

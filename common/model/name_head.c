@@ -17,3 +17,15 @@ int name_head(const genus_vocab *v, const int32_t *ids, int n, int32_t out[GENUS
     memcpy(out, w, sizeof w);
     return 1;
 }
+
+int name_titles_add(const genus_vocab *v, const int32_t *longer, int prefix, int32_t (*out)[GENUS_PIECES], int n, int max) {
+    int32_t w[GENUS_PIECES];
+    for (int i = prefix - 1; i >= 0 && n < max; i--) {
+        int q = genus_word_ending_at(v, longer, i, w), seen = 0;
+        if (q < 0) continue;
+        for (int k = 0; k < n && !seen; k++) seen = !memcmp(out[k], w, sizeof w);
+        if (!seen) memcpy(out[n++], w, sizeof w);
+        i = q;
+    }
+    return n;
+}

@@ -20,4 +20,10 @@
  * returns 1, or 0 when the name has no head. */
 int name_head(const genus_vocab *v, const int32_t *ids, int n, int32_t out[GENUS_PIECES]);
 
+/* The titles of a name in a longer name that ends with it: the words of longer[0..prefix) (the
+ * part before the shorter name; "finance minister kiichi" of "finance minister kiichi miyazawa"
+ * for "miyazawa"), the nearest first, added to out[0..n) unless there already, up to max words
+ * in all; returns the new count. */
+int name_titles_add(const genus_vocab *v, const int32_t *longer, int prefix, int32_t (*out)[GENUS_PIECES], int n, int max);
+
 #endif

@@ -15,6 +15,7 @@
 #include "base/budget.h"
 #include "base/parallel.h"
 #include "base/sort.h"
+#include "model/coordination.h"
 
 #define PATTERN_EPS 1e-7
 #define BAG_TYPE 99
@@ -23,6 +24,8 @@
 #define HEAD_TYPE 96
 #define NAME_TYPE 95
 #define LOCATED_TYPE 94
+#define LOCATES_TYPE 93
+#define TITLE_TYPE 92
 
 struct pattern_model {
     pattern_config cfg;
@@ -160,11 +163,17 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
     }
     for (int i = 0; c->head_weight > 0 && i < s->nheads && i < HEAD_WORDS; i++) n = word_feature(s->heads[i], HEAD_TYPE, PATTERN_HEAD, key, desc, n);
     if (c->name_weight > 0 && s->nname) n = word_feature(s->name, NAME_TYPE, PATTERN_NAME, key, desc, n);
-    if (c->list_weight > 0 && s->located) {
-        int32_t v[1] = {LOCATED_TYPE};
+    for (int side = 0; c->list_weight > 0 && side < 2; side++) {
+        int flag = side ? LOCATED_AFTER : LOCATED_BEFORE;
+        if (!(s->located & flag)) continue;
+        int32_t v[1] = {side ? LOCATES_TYPE : LOCATED_TYPE};
         key[n] = tagged_key(v, 1, PATTERN_LIST);
-        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = -1};
+        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = -1 - side};
         n++;
+    }
+    for (int i = 0; c->list_weight > 0 && i < s->ntitles; i++) {
+        n = word_feature(s->titles[i], TITLE_TYPE, PATTERN_LIST, key, desc, n);
+        if (desc) desc[n - 1].entity = -3;
     }
     return n;
 }

@@ -15,7 +15,11 @@
  *    with Britain"), so members of one list share features and so do entities listed with the
  *    same ones; and, with the same weight, one feature "followed by ', NAME'" when a comma and
  *    another name follow the mention outside a list ("Houston , Texas", "Trenton , Nova
- *    Scotia": a place named with where it is);
+ *    Scotia": a place named with where it is), and one "after 'NAME ,'" when such a name and a
+ *    comma precede it and the phrase ends after it ("Trenton , Nova Scotia .": what a place is
+ *    named with); and, with the same weight, the titles of the entity's name: the words before
+ *    it in the longer names of the corpus that end with it ("Finance Minister Kiichi Miyazawa"
+ *    gives Miyazawa kiichi, minister, finance), in every sample of the entity;
  *  - with head_weight > 0, the class nouns of Hearst's patterns and of a title around the
  *    mention or its list (hearst_heads.h: "countries such as X", "X and other countries",
  *    "Finance Minister X");
@@ -59,9 +63,10 @@
 #include "model/hearst_heads.h"
 
 #define LIST_MEMBERS 8       /* list members kept per mention (the nearest, itself included) */
+#define NAME_TITLES 6        /* words before the name in its longer forms kept per entity (name_title) */
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
-#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + 1 + HEAD_WORDS + 1) /* per sample */
+#define PATTERN_MAX (PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + 2 + HEAD_WORDS + 1 + NAME_TITLES) /* per sample */
 #define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
 
 typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
@@ -112,7 +117,9 @@ pattern_config pattern_config_defaults(pattern_estimator e);
       "(\"X : German composer of ...\", \"X is a lake in ...\"); 0 = none", 0, 1e6, "")                              \
     X(c, "list-weight", list_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the list features: the members of the coordination list a mention is in "             \
-      "(\"Japan , West Germany and Britain\"), and \", NAME\" after a mention (\"Houston , Texas\"); 0 = none", 0, 1e6, \
+      "(\"Japan , West Germany and Britain\"), \", NAME\" after a mention and \"NAME ,\" before it (\"Houston , "      \
+      "Texas .\"), and the titles of a name in its longer names (\"Finance Minister Kiichi Miyazawa\"); 0 = none", 0, \
+      1e6, \
       PATTERN_FROM_CORPUS("0", "2"))                   \
     X(c, "head-weight", head_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the head features: class nouns of Hearst patterns and titles around a mention "        \
@@ -159,7 +166,9 @@ typedef struct {
     int nheads;                               /* how many: 0..HEAD_WORDS */
     int32_t name[GENUS_PIECES];               /* head word of its entity's name (name_head.h) */
     int nname;                                /* 1 when it has one, else 0 */
-    int located;                              /* 1: ", NAME" follows it outside a list (coordination.h) */
+    int32_t titles[NAME_TITLES][GENUS_PIECES]; /* words before its entity's name in longer names (the nearest first) */
+    int ntitles;                              /* how many: 0..NAME_TITLES */
+    int located;                              /* LOCATED_BEFORE | LOCATED_AFTER of its apposition (coordination.h) */
 } pattern_sample;
 
 /* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
@@ -178,7 +187,7 @@ double pattern_kind_weight(const pattern_config *c, pattern_kind k);
 
 /* What each feature of a sample is made of, in the order the model counts them (n-gram
  * patterns first, then the bag words, the genus words, the list members, the head words, the
- * name's head and the location feature): its key as counted (pattern_counts.key), its kind and its ids. */
+ * name's head and the location features): its key as counted (pattern_counts.key), its kind and its ids. */
 typedef struct {
     uint64_t key;
     pattern_kind kind;        /* PATTERN_BAG: word; GENUS, HEAD, NAME: genus_word; LIST: entity */
@@ -186,7 +195,8 @@ typedef struct {
     int32_t left[3], right[3]; /* left[0] just before the mask, right[0] just after */
     int32_t word;
     int32_t genus_word[GENUS_PIECES]; /* its wordpieces, -1 padded */
-    int32_t entity;                   /* a list member's row; -1: the location feature (", NAME" follows) */
+    int32_t entity;                   /* a list member's row; -1, -2: the location features (", NAME" follows, "NAME ,"
+                                       * precedes); -3: a title of the name (genus_word) */
 } pattern_feature;
 /* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
 int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "model/coordination.h"
 #include "model/name_head.h"
 #include "text/wordpiece.h"
@@ -35,27 +36,48 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
     own_heads(v, ids, len, p, out);
     for (int i = 0; i < GENUS_PIECES; i++) out->name[i] = -1;
     out->nname = 0;
+    out->ntitles = 0;
     out->located = 0;
 }
 
-/* The head word of each entity's name into name[E][GENUS_PIECES] (the names encoded with the
- * samples' vocabulary, as the sentences were). */
-static void name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES]) {
+/* The head word of each entity's name into name[E][GENUS_PIECES], and the words before it in
+ * the entity's longer names into title[E][NAME_TITLES][GENUS_PIECES] (ntitle[E] of them):
+ * "Finance Minister Kiichi Miyazawa" gives Miyazawa kiichi, minister, finance (the names
+ * encoded with the samples' vocabulary, as the sentences were). */
+static void name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES],
+                       int32_t (*title)[NAME_TITLES][GENUS_PIECES], int *ntitle) {
     int32_t n = samples_vocab_size(s);
+    int64_t E = samples_entities(s);
     char **tokens = xmalloc(sizeof(char *) * ((size_t)n + 1));
     for (int32_t i = 0; i < n; i++) tokens[i] = (char *)samples_vocab_token(s, i);
     wp_vocab wv;
     wp_vocab_from_tokens(&wv, tokens, n);
-    free(tokens);
-    wp_ids ids = {0};
-    for (int64_t e = 0; e < samples_entities(s); e++) {
+    wp_ids *ids = xcalloc((size_t)E + 1, sizeof *ids);
+    intmap by_name;
+    intmap_init(&by_name);
+    for (int64_t e = 0; e < E; e++) {
         const char *text = samples_name(s, e);
-        ids.n = 0;
         size_t bad;
-        if (wp_encode(&wv, text, strlen(text), 0, &ids, &bad, NULL) < 0 || !name_head(gv, ids.id, (int)ids.n, name[e]))
+        if (wp_encode(&wv, text, strlen(text), 0, &ids[e], &bad, NULL) < 0) ids[e].n = 0;
+        if (!name_head(gv, ids[e].id, (int)ids[e].n, name[e]))
             for (int i = 0; i < GENUS_PIECES; i++) name[e][i] = -1;
+        if (ids[e].n) intmap_put(&by_name, (int64_t)hash_bytes(ids[e].id, sizeof(int32_t) * ids[e].n), e);
+        ntitle[e] = 0;
     }
-    wp_ids_free(&ids);
+    for (int64_t f = 0; f < E; f++) {
+        int len = (int)ids[f].n;
+        for (int p = 1; p < len; p++) { /* f's name = words before p + the name of e */
+            if (!strncmp(tokens[ids[f].id[p]], "##", 2)) continue;
+            int64_t e = intmap_get(&by_name, (int64_t)hash_bytes(ids[f].id + p, sizeof(int32_t) * (size_t)(len - p)));
+            if (e < 0 || e == f || (int)ids[e].n != len - p || memcmp(ids[e].id, ids[f].id + p, sizeof(int32_t) * (size_t)(len - p)))
+                continue; /* none, itself, or a hash collision */
+            ntitle[e] = name_titles_add(gv, ids[f].id, p, title[e], ntitle[e], NAME_TITLES);
+        }
+    }
+    for (int64_t e = 0; e < E; e++) wp_ids_free(&ids[e]);
+    free(ids);
+    intmap_free(&by_name);
+    free(tokens);
     wp_vocab_free(&wv);
 }
 
@@ -104,12 +126,16 @@ pattern_sample *pattern_samples_read(const samples *s) {
     genus_vocab v;
     pattern_genus_vocab(s, &v);
     int32_t(*name)[GENUS_PIECES] = xmalloc(sizeof *name * (size_t)(E + 1));
-    name_heads(s, &v, name);
+    int32_t(*title)[NAME_TITLES][GENUS_PIECES] = xmalloc(sizeof *title * (size_t)(E + 1));
+    int *ntitle = xmalloc(sizeof(int) * (size_t)(E + 1));
+    name_heads(s, &v, name, title, ntitle);
     sentence_key *key = xmalloc(sizeof *key * (size_t)(S + 1));
     for (int64_t j = 0; j < S; j++) {
         pattern_sample_read(s, &v, j, ids, &ps[j]);
         memcpy(ps[j].name, name[ps[j].entity], sizeof name[0]);
         ps[j].nname = name[ps[j].entity][0] >= 0;
+        memcpy(ps[j].titles, title[ps[j].entity], sizeof title[0]);
+        ps[j].ntitles = ntitle[ps[j].entity];
         key[j] = (sentence_key){samples_sentence(s, j), j, samples_mask_pos(s, j)};
     }
     qsort(key, (size_t)S, sizeof *key, by_sentence);
@@ -143,6 +169,8 @@ pattern_sample *pattern_samples_read(const samples *s) {
     free(located);
     free(key);
     free(name);
+    free(title);
+    free(ntitle);
     genus_vocab_free(&v);
     free(ids);
     return ps;

@@ -14,7 +14,7 @@ static const char *const vocab[] = {
     "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ",", "and", "or", "the", "a", "of", "in", "such", "as",
     "including", "other", "said", "japan", "west", "germany", "britain", "exporters", "countries", "treasury",
     "secretary", "james", "baker", "met", "capital", "houston", "texas", "new", "york", "stock", "exch", "##ange",
-    "inc", ".", "bank", "ministry", "trade", "1987", "grain", "buy", "banks", "brokers", "economist"};
+    "inc", ".", "bank", "ministry", "trade", "1987", "grain", "buy", "banks", "brokers", "economist", "finance", "minister", "kiichi", "miyazawa"};
 #define NV ((int32_t)(sizeof vocab / sizeof *vocab))
 
 /* ids of the space-separated tokens of text into ids (the first "[MASK]" sets *mask). */
@@ -36,7 +36,8 @@ static const char *words_text(const int32_t (*w)[GENUS_PIECES], int n) {
 
 /* The lists of a sentence whose mentions are written [[a b]]: one sample per mention, made
  * here as the sentence with that mention masked; returns "first-last" per mention, with "L"
- * after it when ", NAME" follows the mention outside a list (coordination_located). */
+ * after it when ", NAME" follows the mention outside a list and "A" when "NAME ," precedes it
+ * and the phrase ends after it (coordination_located). */
 static const char *lists_of(const genus_vocab *v, const char *sentence) {
     static char out[256];
     char text[8][512];
@@ -64,7 +65,8 @@ static const char *lists_of(const genus_vocab *v, const char *sentence) {
     coordination_located(v, m, n, first, last, located);
     out[0] = 0;
     for (int i = 0; i < n; i++)
-        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d%s", i ? " " : "", first[i], last[i], located[i] ? "L" : "");
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d%s%s", i ? " " : "", first[i], last[i], located[i] & LOCATED_BEFORE ? "L" : "",
+                 located[i] & LOCATED_AFTER ? "A" : "");
     return out;
 }
 
@@ -77,9 +79,14 @@ static void test_coordination_lists(void) {
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] or [[britain]] [SEP]"), "0-1 0-1");
     /* a comma alone is an apposition, not a list */
     CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] met [SEP]"), "0-0L 1-1");
+    /* the name after the comma gets "A" when punctuation, a comma or the end follows it */
+    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] . [SEP]"), "0-0L 1-1A");
+    CHECK_STR(lists_of(&v, "[CLS] met [[houston]] , [[texas]] , the [SEP]"), "0-0L 1-1A");
+    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] [SEP]"), "0-0L 1-1A");
+    CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[west germany]] , [[texas]] . [SEP]"), "0-0L 1-1LA 2-2A");
     /* a comma before a list's first member: no location; nor after a list's last member */
     CHECK_STR(lists_of(&v, "[CLS] [[houston]] , [[texas]] , [[japan]] and [[britain]] [SEP]"), "0-3 0-3 0-3 0-3");
-    CHECK_STR(lists_of(&v, "[CLS] [[japan]] met [[houston]] , [[texas]] [SEP]"), "0-0 1-1L 2-2");
+    CHECK_STR(lists_of(&v, "[CLS] [[japan]] met [[houston]] , [[texas]] [SEP]"), "0-0 1-1L 2-2A");
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] and [[britain]] , [[texas]] [SEP]"), "0-1 0-1 2-2");
     /* other words between mentions end a list; the list after them is found */
     CHECK_STR(lists_of(&v, "[CLS] [[japan]] met the [[britain]] , [[west germany]] and [[texas]] [SEP]"), "0-0 1-3 1-3 1-3");
@@ -147,8 +154,25 @@ static void test_name_head(void) {
     genus_vocab_free(&v);
 }
 
+/* The titles of "miyazawa" in its longer names: the words before it, nearest first, each once. */
+static void test_name_titles(void) {
+    genus_vocab v;
+    genus_vocab_init(&v, vocab, NV);
+    int32_t a[64], b[64], t[4][GENUS_PIECES];
+    int mask, na = encode("finance minister kiichi miyazawa", a, &mask), nb = encode("the minister , miyazawa", b, &mask);
+    int n = name_titles_add(&v, a, na - 1, t, 0, 4);
+    CHECK_STR(words_text((const int32_t(*)[GENUS_PIECES])t, n), "kiichi|minister|finance");
+    n = name_titles_add(&v, b, nb - 1, t, n, 4); /* "minister" again; "the" and "," are no words */
+    CHECK_STR(words_text((const int32_t(*)[GENUS_PIECES])t, n), "kiichi|minister|finance");
+    n = name_titles_add(&v, a, na - 1, t, 2, 3); /* at most max words */
+    CHECK_STR(words_text((const int32_t(*)[GENUS_PIECES])t, n), "kiichi|minister|finance");
+    CHECK_EQ_INT(name_titles_add(&v, a, 0, t, 0, 4), 0); /* nothing before the name */
+    genus_vocab_free(&v);
+}
+
 TEST_MAIN_BEGIN("test_text_signals")
 RUN(test_coordination_lists);
 RUN(test_hearst_heads);
 RUN(test_name_head);
+RUN(test_name_titles);
 TEST_MAIN_END
