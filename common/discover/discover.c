@@ -618,6 +618,7 @@ void discover_add_lower_case(discover *d, char *const *tokens, int n) {
             if (!words) continue; /* "U.S. 1987" is no lower-case form */
             size_t len = join(d, tokens, a, b, ' ');
             char *f = lower ? NULL : case_folded(d->key, len); /* "U.S. position" -> "u.s. position" */
+            if (!lower && !f) break; /* no valid UTF-8 */
             int64_t i = strmap_get(&d->lower.map, f ? f : d->key, f ? strlen(f) : len);
             free(f);
             if (i >= 0) d->lower.v[i * d->lower.slots + (lower ? MID : LOWER_TAIL)]++;
