@@ -131,6 +131,7 @@ token_class discover_token_class(const char *t) {
 enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS }; /* WHOLE_*: the span was a whole run of name words;
                                                    * ENDS: a whole run that ended a phrase (ends_phrase) */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
+enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
     strmap map;
     int64_t *v; /* slots counts per key */
@@ -196,7 +197,8 @@ struct discover {
     counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
     counter links;     /* names the text's link markup pointed at (discover_add_link) */
-    counter lower;     /* case-folded candidates of several words: the text's lower-case occurrences (second pass) */
+    counter lower;     /* case-folded candidates of several words: the text's lower-case occurrences
+                        * (MID) and those with only the first word capitalised (LOWER_TAIL; second pass) */
     int lower_pass;    /* the second pass has begun: d->lower holds the candidates */
     int64_t name_words, pruned;
     int64_t sentences, head_sentences; /* sentences seen; those that start with a definition head */
@@ -217,7 +219,7 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
     counter_init(&d->links, 1);
-    counter_init(&d->lower, 1);
+    counter_init(&d->lower, 2);
     return d;
 }
 
@@ -334,6 +336,12 @@ static void count_together(discover *d, char *const *tokens, int nalone, int nru
                 }
             }
     }
+}
+
+/* Does the token start with a lower-case letter ("image", "on-line")? */
+static int lower_case_word(const char *t) {
+    utf8proc_int32_t cp;
+    return utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp) > 0 && utf8proc_category(cp) == UTF8PROC_CATEGORY_LL;
 }
 
 /* A definition head: the sentence starts with items separated by "," and
@@ -569,10 +577,17 @@ static char *case_folded(const char *s, size_t len) {
     return m < 0 ? NULL : (char *)folded;
 }
 
-/* Does the token start with a lower-case letter ("image", "on-line")? */
-static int lower_case_word(const char *t) {
-    utf8proc_int32_t cp;
-    return utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp) > 0 && utf8proc_category(cp) == UTF8PROC_CATEGORY_LL;
+/* Is the token an abbreviation in capitals and periods ("U.S.", "U.K.",
+ * "H.K."), which the text puts before common nouns as an adjective ("U.S.
+ * position") as often as it starts a name ("U.S. Treasury")? */
+static int dotted_abbreviation(const char *t) {
+    size_t caps = 0, dots = 0, n = strlen(t);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] >= 'A' && t[i] <= 'Z') caps++;
+        else if (t[i] == '.') dots++;
+        else return 0;
+    }
+    return caps >= 1 && dots >= 1;
 }
 
 /* The candidates of several words seen min_count times, case-folded, into d->lower. */
@@ -594,12 +609,19 @@ void discover_add_lower_case(discover *d, char *const *tokens, int n) {
         d->lower_pass = 1;
     }
     for (int a = 0; a < n; a++) {
-        if (!lower_case_word(tokens[a])) continue;
+        int lower = lower_case_word(tokens[a]);
+        if (!lower && !dotted_abbreviation(tokens[a])) continue;
+        int words = lower; /* lower-case words in tokens[a..b] */
         for (int b = a + 1; b < n && b < a + d->p.max_len; b++) {
             if (!lower_case_word(tokens[b]) && !is_number(tokens[b])) break; /* written in lower case, no punctuation */
+            words += lower_case_word(tokens[b]);
+            if (!words) continue; /* "U.S. 1987" is no lower-case form */
             size_t len = join(d, tokens, a, b, ' ');
-            int64_t i = strmap_get(&d->lower.map, d->key, len);
-            if (i >= 0) d->lower.v[i * d->lower.slots + MID]++;
+            char *f = lower ? NULL : case_folded(d->key, len); /* "U.S. position" -> "u.s. position" */
+            if (!lower && !f) break; /* no valid UTF-8 */
+            int64_t i = strmap_get(&d->lower.map, f ? f : d->key, f ? strlen(f) : len);
+            free(f);
+            if (i >= 0) d->lower.v[i * d->lower.slots + (lower ? MID : LOWER_TAIL)]++;
         }
     }
 }
@@ -850,14 +872,19 @@ static int adjective(const cand *c) {
 /* Is the candidate of several words an ordinary phrase that the text also
  * writes in lower case ("Image Processing", "Mail User Agent", "Simulation
  * Language" of a title): its lower-case form (the second pass,
- * discover_add_lower_case) at least LOWER_PHRASE_SHARE as frequent as it? */
+ * discover_add_lower_case) at least LOWER_PHRASE_SHARE as frequent as it?
+ * Or an abbreviation in periods before a common noun (a headline's "U.S.
+ * Position"): the form with only the abbreviation capitalised ("U.S.
+ * position", LOWER_TAIL) as frequent as that? */
 #define LOWER_PHRASE_SHARE 0.25
 static int lower_case_phrase(const discover *d, const cand *c) {
     if (c->ntok < 2 || !d->lower_pass) return 0;
     char *f = case_folded(c->key, c->len);
     int64_t i = f ? strmap_get(&d->lower.map, f, strlen(f)) : -1;
     free(f);
-    return i >= 0 && (double)d->lower.v[i * d->lower.slots + MID] >= LOWER_PHRASE_SHARE * (double)c->count;
+    if (i < 0) return 0;
+    const int64_t *v = d->lower.v + i * d->lower.slots;
+    return (double)v[MID] >= LOWER_PHRASE_SHARE * (double)c->count || (double)v[LOWER_TAIL] >= LOWER_PHRASE_SHARE * (double)c->count;
 }
 
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text

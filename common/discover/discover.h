@@ -42,7 +42,10 @@
  *    common word ("Section 5"), no plural of a kept name ("GUIs");
  *  - several words: not an ordinary phrase that the text also writes in
  *    lower case at least a quarter as often ("Image Processing", "Mail User
- *    Agent"; counted by the second pass, discover_add_lower_case);
+ *    Agent"; counted by the second pass, discover_add_lower_case), nor an
+ *    abbreviation in periods before a common noun that the text writes in
+ *    lower case after it at least a quarter as often ("U.S. Position",
+ *    "U.K. Economy": "U.S. position"; not "U.S. Treasury");
  *  - no first name alone: a word the text puts before at least 3 surnames
  *    (proper words that follow at most 2 different words: "Dick Bruin",
  *    "Dick Depew") and before more surnames than other words, a whole run
@@ -138,7 +141,9 @@ void discover_add_sentence(discover *d, char *const *tokens, int n);
 void discover_add_link(discover *d, const char *name, int64_t links);
 /* The second pass: the same sentences again, after every discover_add_sentence
  * and before discover_finish, to count where the text writes a candidate of
- * several words in lower case ("image processing"). Optional: without it no
+ * several words in lower case ("image processing"), and where it writes
+ * them lower case after an abbreviation in periods ("U.S. position").
+ * Optional: without it no
  * candidate is dropped for its lower-case form. */
 void discover_add_lower_case(discover *d, char *const *tokens, int n);
 

@@ -357,6 +357,33 @@ static void test_lower_case_phrase(void) {
     }
 }
 
+/* An abbreviation in periods before a common noun is an adjective: "U.S.
+ * Position" 4 times, "U.S. position" twice (and "U.S. 1987" figures, no
+ * lower-case form) is no name; "U.S. Treasury", never written "U.S.
+ * treasury", stays, and so does "U.S." alone. Without the second pass "U.S.
+ * Position" is kept (the test can fail). */
+static void test_abbreviation_and_common_noun(void) {
+    const char *text[] = {"the U.S. Position hardened .", "the U.S. Treasury said so .", "the U.S. position was firm .",
+                          "the U.S. position was firm .", "the U.S. 1987 figures fell .", "in the U.S. , prices fell .",
+                          NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        discover_params p;
+        discover_params_default(&p);
+        discover *d = discover_new(&p);
+        for (int i = 0; text[i]; i++) add(d, text[i], i < 2 ? 4 : 1);
+        add(d, "in the U.S. , prices fell .", 3);
+        add(d, "Paris , Rome , Oslo , Bern and Riga met .", 10); /* other name words: the parts' PMI */
+        if (pass)
+            for (int i = 0; text[i]; i++) add_lower(d, text[i], i < 2 ? 4 : 1);
+        discovered_name *names;
+        int64_t n = discover_finish(d, &names);
+        discover_free(d);
+        CHECK(find(names, n, "U.S. Treasury") >= 0 && find(names, n, "U.S.") >= 0);
+        CHECK(pass ? find(names, n, "U.S. Position") < 0 : find(names, n, "U.S. Position") >= 0);
+        discovered_names_free(names, n);
+    }
+}
+
 /* "Dick" before four surnames (each following no other word, each twice) and
  * alone in 2 of its 10 occurrences is a first name alone: no entity. "Morgan"
  * alone as often, but most of its spans are one company's ("Morgan Stanley"),
@@ -412,6 +439,7 @@ RUN(test_pruning);
 RUN(test_definition_heads);
 RUN(test_heads_of_running_text);
 RUN(test_lower_case_phrase);
+RUN(test_abbreviation_and_common_noun);
 RUN(test_first_name_alone_and_links);
 RUN(test_nothing);
 TEST_MAIN_END
