@@ -113,6 +113,7 @@ END {
     for (i = 1; i <= ncand; i++) {
         c = cand[i]
         if (n[c] < min_members) continue
+        nbig++
         ne = split(mem[c], m, " "); d = 0; k = 0
         for (j = 1; j <= ne; j++) { d += (m[j] in dev); k += (in_class[c, m[j]] == senses[name_of[m[j]]]) }
         if (d > max_dev_share * n[c]) { ndev++; continue }
@@ -133,12 +134,11 @@ END {
     }
     # the largest max_classes of those taken
     sort_by(taken, ntaken, size, off, -1)
-    if (ntaken > max_classes) ntaken = max_classes
-    printf "candidates\t%d synsets with >= %d members\ndropped\t%d (dev share > %s), %d (< %d seed-eligible), %d (near-duplicates)\nchosen\t%d\n",
-           ncand, min_members, ndev + 0, max_dev_share, nfew + 0, min_members, ndup + 0, ntaken
+    printf "synsets\t%d with a member among the entities, %d with >= %d\ndropped\t%d (dev share > %s), %d (< %d seed-eligible), %d (near-duplicates)\ntaken\t%d, the largest %d kept\n",
+           ncand, nbig + 0, min_members, ndev + 0, max_dev_share, nfew + 0, (min_members < 3 ? 3 : min_members), ndup + 0, ntaken, (ntaken > max_classes ? max_classes : ntaken)
     system("mkdir -p '" out "/gt' '" out "/query'")
     printf "class\tsynset\tlemma\tmembers\tmentions\tseed_eligible\tseed_pool\n" > (out "/classes.tsv")
-    for (i = 1; i <= ntaken; i++) {
+    for (i = 1; i <= ntaken && i <= max_classes; i++) {
         c = taken[i]; f = file_name(c); used_name[f] = 1
         ne = split(mem[c], m, " "); total = 0
         for (j = 1; j <= ne; j++) { gkey[m[j]] = m[j] + 0; total += count[m[j]] }
