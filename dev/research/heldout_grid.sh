@@ -8,7 +8,7 @@
 # Then OUT/loco.tsv, leave-one-corpus-out per option: the settings "FAMILY-VALUE" (genus-0,
 # genus-6, ...) and "default" are the values of FAMILY; for each variant and each corpus held
 # out, the value with the best mean MAP@10 over the other corpora (only values run on every
-# corpus; ties: the default) — variant, family, corpus held out, value chosen, its MAP@10 on
+# corpus, and only families with two such values; ties: the default) — variant, family, corpus held out, value chosen, its MAP@10 on
 # the held-out corpus, the default's there.
 #
 # Usage: bash dev/research/heldout_grid.sh OUT SETTINGS CORPUS...
@@ -47,18 +47,18 @@ cat "$results"
 awk -F'\t' -v OFS='\t' '
     { map[$1, $3, $2] = $4; corp[$2] = 1; v[$3] = 1
       if ($1 != "default") { f = $1; sub(/-[^-]*$/, "", f); val = substr($1, length(f) + 2); fam[f, $3] = fam[f, $3] " " val; setting[f, val] = $1 } }
-    END { print "variant", "family", "held_out", "chosen", "its_map10", "default_map10"
-          for (fv in fam) {
+    END { for (fv in fam) {
               split(fv, k, SUBSEP); f = k[1]; var = k[2]
               nval = split("default" fam[fv], vals, " ")
               for (h in corp) {
-                  best = ""; bestm = -1
+                  best = ""; bestm = -1; ncomplete = 0
                   for (i = 1; i <= nval; i++) {
                       s = vals[i] == "default" ? "default" : setting[f, vals[i]]
                       sum = 0; n = 0; complete = 1
                       for (c in corp) { if (!((s, var, c) in map)) complete = 0; else if (c != h) { sum += map[s, var, c]; n++ } }
                       if (!complete || !n) continue
+                      ncomplete++
                       if (sum / n > bestm + 1e-9) { bestm = sum / n; best = s; bestv = vals[i] }
                   }
-                  if (best != "" && ("default", var, h) in map) print var, f, h, bestv, map[best, var, h], map["default", var, h]
-              } } }' "$results" | sort >"$out/loco.tsv"
+                  if (ncomplete > 1 && ("default", var, h) in map) print var, f, h, bestv, map[best, var, h], map["default", var, h]
+              } } }' "$results" | sort | { printf 'variant\tfamily\theld_out\tchosen\tits_map10\tdefault_map10\n'; cat; } >"$out/loco.tsv"
