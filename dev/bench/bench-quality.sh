@@ -8,7 +8,10 @@
 # dev/bench/quality/pool/<name>/ as --pool when that folder holds judgements. A dataset with
 # hand-judged seed sets — $BENCH_QUALITY_JUDGED, "name=DIR" with DIR/query/<class>.txt and
 # DIR/judged/<class>.tsv — is also queried on those seed sets (same index), scored with
-# P@10/P@20 against the judgements.
+# P@10/P@20 against the judgements. A dataset over another's corpus — $BENCH_QUALITY_SHARED_INDEX,
+# "name=other" (the held-out classes of make wordnet-heldout over wordnet-ese dev) — is queried
+# from that corpus's index (listed first in DATA) and has no pipeline rows: the transductive
+# pipeline would tokenize and index the same corpus again in a run of its own.
 # Prints one table: a row per method and corpus — MAP@10/20/50 (official), MAP@10 with the
 # seeds out of the denominator, P@10/P@20 and unjudged@20 where judged, the share of entities
 # with <= 5 mentions in the top 20 and among the classes' members, the query runs' per-query
@@ -86,7 +89,14 @@ for data in "$@"; do
     run=$out/$name/run # the pipeline's folder; the suite's own files beside it
     mkdir -p "$out/$name"
     echo "== $name" >&2
-    pipeline "$out/$name/index.log" BIN="$bin" DATA="$data" RUN="$run" THREADS="$threads" index
+    shared=
+    for s in ${BENCH_QUALITY_SHARED_INDEX:-}; do [ "${s%%=*}" != "$name" ] || shared=${s#*=}; done
+    if [ -n "$shared" ]; then
+        run=$out/$shared/run
+        [ -s "$run/index.mp" ] || { echo "bench-quality.sh: $name uses $shared's index: list $shared before it" >&2; exit 2; }
+    else
+        pipeline "$out/$name/index.log" BIN="$bin" DATA="$data" RUN="$run" THREADS="$threads" index
+    fi
     mentions "$name" "$data"
     gtdir=$(gt_folder "$name" "$data")
     pool=()
@@ -95,8 +105,10 @@ for data in "$@"; do
         t=$(query_run "$run" "$data" "$v" "$out/$name/query-$v.mp")
         row "query $v" "$name" "$out/$name/query-$v.mp" "$name" "$gtdir" "$t" "${pool[@]}"
     done
-    pipeline "$out/$name/pipeline.log" BIN="$bin" DATA="$data" RUN="$run" THREADS="$threads" VARIANTS="$variants" ablation
-    for v in $variants; do row "pipeline $v" "$name" "$run/$v/ranked.mp" "$name" "$gtdir" "-	-" "${pool[@]}"; done
+    if [ -z "$shared" ]; then
+        pipeline "$out/$name/pipeline.log" BIN="$bin" DATA="$data" RUN="$run" THREADS="$threads" VARIANTS="$variants" ablation
+        for v in $variants; do row "pipeline $v" "$name" "$run/$v/ranked.mp" "$name" "$gtdir" "-	-" "${pool[@]}"; done
+    fi
     for j in ${BENCH_QUALITY_JUDGED:-}; do
         [ "${j%%=*}" = "$name" ] || continue
         dir=${j#*=}

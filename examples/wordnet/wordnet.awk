@@ -2,8 +2,9 @@
 # inputs of `annotate`: a corpus, an entity list and class member lists.
 #
 # Usage: awk -v out=DIR -f wordnet.awk data.noun [data.verb data.adj data.adv]
+#        awk -v out=DIR -v mode=instances -f wordnet.awk data.noun
 #   data.noun must come first. POSIX awk (mawk, gawk, busybox awk).
-# Writes:
+# Writes (mode=instances: only instances.tsv and senses.tsv, see below):
 #   DIR/corpus.tsv    wn:<pos><offset><TAB>text, one line per definition
 #                     ("lemma, lemma: definition") and one per usage example
 #   DIR/entities.tsv  name<TAB>alias... : capitalised noun lemmas
@@ -26,6 +27,14 @@
 # capitalised lemma (even when an earlier synset owns that name, as with
 # "Washington": an ambiguous name is a member of each of its classes) and its
 # other lemmas that it owns; annotate maps the names to entities.
+#
+# mode=instances (the held-out classes, heldout.sh) writes every noun synset's instances instead:
+#   DIR/instances.tsv  class_offset<TAB>class_lemma<TAB>member_offset<TAB>name: a line per noun
+#                      synset, instance synset below it (an instance, ~i, of it or of one of its
+#                      hyponyms, ~ transitively) and lemma of that instance (underscores ->
+#                      spaces); class_lemma is the class synset's first lemma
+#   DIR/senses.tsv     name<TAB>senses: the number of noun synsets that hold each lemma of an
+#                      instance synset (the same spelling), for the "every sense in the class" test
 
 function hex(s,    i, v) {
     s = tolower(s); v = 0
@@ -86,8 +95,9 @@ function gloss_parts(id, prefix, g,    i, c, inq, seg, def, nseg, segs, k, s, q)
 
 BEGIN {
     if (out == "") { print "wordnet.awk: set -v out=DIR" > "/dev/stderr"; exit 2 }
+    if (mode != "" && mode != "instances") { print "wordnet.awk: mode is instances or unset, not " mode > "/dev/stderr"; exit 2 }
     corpus = out "/corpus.tsv"
-    printf "" > corpus
+    if (mode == "") printf "" > corpus
     split("American_state national_capital river lake Greek_deity composer poet actor chemist mathematician philosopher King_of_England general", cls_lemma, " ")
     split("us_states national_capitals rivers lakes greek_deities composers poets actors chemists mathematicians philosophers kings_of_england generals", cls_file, " ")
     ncls = 13
@@ -106,12 +116,13 @@ BEGIN {
         if (FILENAME ~ /data\.noun$/) {
             if (w in has_word) has_word[w] = has_word[w] " " off; else has_word[w] = off
             if (w ~ /^[A-Z]/) caps = caps (caps == "" ? "" : "\t") w
+            lemmas[off] = lemmas[off] (i ? "\t" : "") w
         }
         gsub(/_/, " ", w)
         prefix = prefix (i ? ", " : "") w
     }
     if (FILENAME ~ /data\.noun$/) {
-        nsyn++
+        nsyn++; noun[nsyn] = off
         if (caps != "") { capnames[off] = caps; caplex[off] = lex; capsyn[++ncap] = off }
         p = 5 + 2 * wcnt
         pcnt = $p + 0
@@ -121,6 +132,7 @@ BEGIN {
             else if (sym == "~i") inst[off] = inst[off] " " tgt
         }
     }
+    if (mode == "instances") next
     g = $0
     k = index(g, " | ")
     g = k ? substr(g, k + 3) : ""
@@ -160,7 +172,34 @@ function class_members(lemma, file,    n, cand, c, best, bestn, q, head, tail, s
     printf "class\t%s\t%s\tn%s\t%d member synsets\n", file, lemma, best, nm > stats
 }
 
+# mode=instances: instances.tsv and senses.tsv (see the top). Walks up from each instance synset
+# through the inverted ~i and ~ pointers, so every ancestor lists it once.
+function write_instances(    c, n, spaced, first, kids, k, i, node, q, head, tail, seen, nl, names, x, w, nsense) {
+    for (c in hypo) { n = split(hypo[c], kids, " "); for (k = 1; k <= n; k++) up[kids[k]] = up[kids[k]] " " c }
+    for (c in inst) { n = split(inst[c], kids, " "); for (k = 1; k <= n; k++) iup[kids[k]] = iup[kids[k]] " " c }
+    printf "" > (out "/instances.tsv"); printf "" > (out "/senses.tsv")
+    for (i = 1; i <= nsyn; i++) {
+        if (!(noun[i] in iup)) continue
+        split("", seen); head = 1; tail = 0
+        n = split(iup[noun[i]], kids, " ")
+        for (k = 1; k <= n; k++) if (!(kids[k] in seen)) { seen[kids[k]] = 1; q[++tail] = kids[k] }
+        nl = split(lemmas[noun[i]], names, "\t")
+        for (x = 1; x <= nl; x++) { spaced[x] = names[x]; gsub(/_/, " ", spaced[x]) }
+        while (head <= tail) {
+            node = q[head++]
+            split(lemmas[node], first, "\t")
+            for (x = 1; x <= nl; x++) print node "\t" first[1] "\t" noun[i] "\t" spaced[x] > (out "/instances.tsv")
+            n = split(up[node], kids, " ")
+            for (k = 1; k <= n; k++) if (!(kids[k] in seen)) { seen[kids[k]] = 1; q[++tail] = kids[k] }
+        }
+        for (x = 1; x <= nl; x++) if (!(names[x] in nsense)) nsense[names[x]] = split(has_word[names[x]], kids, " ")
+    }
+    for (w in nsense) { x = w; gsub(/_/, " ", x); print x "\t" nsense[w] > (out "/senses.tsv") }
+    close(out "/instances.tsv"); close(out "/senses.tsv")
+}
+
 END {
+    if (mode == "instances") { write_instances(); exit }
     close(corpus)
     stats = out "/stats.txt"
     ents = out "/entities.tsv"
