@@ -44,7 +44,7 @@
  * out of every search and, in the contrastive variants, join E_neg of the refinement (a
  * rejected entity is a hard negative). The re-ranking is the official code's
  * (sum aggregate, mu 9, its anchor bands), the pipeline's default for pattern models.
- * With genus_agreement > 0 (off by default) and a glossary index, the final list is re-ranked by
+ * With genus_agreement > 0 (the default, ENGINE_GENUS_AGREEMENT) and a glossary index, the final list is re-ranked by
  * what its entities' own definitions call them against the set's shared genus heads, the
  * entities whose definitions name those heads joining it (common/model/genus_agreement.h) —
  * when the gate opens: the context ranking is searched first, and only when few of its
@@ -81,7 +81,7 @@
 
 /* The weight of the genus agreement re-ranking (genus_agreement.h) and the length of the list
  * it re-ranks before the cut to the request's size. */
-#define ENGINE_GENUS_AGREEMENT 0.0
+#define ENGINE_GENUS_AGREEMENT 8.0
 #define ENGINE_GENUS_POOL 200
 /* The gate of the genus re-ranking: it applies only when, of the first ENGINE_GENUS_GATE_LIST
  * entities of the context ranking that are some definition's subject, fewer than this share
