@@ -19,7 +19,7 @@
 
 #include "base/hashmap.h"
 #include "dataset/dataset.h"
-#include "model/pattern_model.h"
+#include "artifacts/pattern_settings.h"
 
 #define INDEX_KIND "index"
 #define INDEX_SCHEMA 3 /* 2: genus features (genus_weight); 3: list, head and name features, evidence */

@@ -8,6 +8,14 @@
 #include "format/artifact.h"
 #include "format/lebin.h"
 
+void cl_sets_init(cl_sets *s) { memset(s, 0, sizeof *s); }
+
+void cl_sets_free(cl_sets *s) {
+    free(s->pos);
+    free(s->neg);
+    memset(s, 0, sizeof *s);
+}
+
 /* ---------------- write ---------------- */
 
 static void pack_set(msgpack_packer *pk, const char *k_rows, const char *k_eids, const char *k_names,

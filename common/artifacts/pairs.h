@@ -15,11 +15,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/contrastive_pairs.h"
 #include "artifacts/samples.h"
 
 #define PAIRS_KIND "pairs"
 #define PAIRS_SCHEMA 1
+
+/* The entity sets of a class and the recipe's settings, as model/contrastive_pairs.h defines
+ * them (it builds the sets and draws the pairs; the artifact stores them). */
+typedef struct {
+    int thr_pos, l_neg, u_neg;   /* thr_pos >= 1, 0 <= l_neg < u_neg */
+} cl_bounds;
+
+typedef struct {
+    int64_t *pos, *neg;          /* entity indices (samples-artifact row ids) */
+    int64_t n_pos, n_neg, cap_pos, cap_neg;
+} cl_sets;
+
+void cl_sets_init(cl_sets *s);
+void cl_sets_free(cl_sets *s);
+
+typedef enum { CL_SAME_POS = 0, CL_CROSS_POS = 1, CL_SAME_NEG = 2 } cl_pair_kind;
+
+typedef struct {
+    int max_pairs_per_set;       /* M, 256 */
+    int cross_per_pos;           /* 2 */
+    int sets_per_neg;            /* 2 */
+} cl_pair_opts;
 
 typedef struct {
     char *name;             /* class name (query/<name>.txt) */

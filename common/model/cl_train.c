@@ -11,6 +11,7 @@
 #include "base/cluster.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "model/contrastive_pairs.h"
 
 #define PROJ_INIT_STREAM 0x70726f6aULL   /* projection-head init rng = seed ^ this */
 

@@ -23,14 +23,6 @@ const cl_preset *cl_preset_find(const char *name) {
 
 const cl_preset *cl_preset_default(void) { return &presets[0]; }
 
-void cl_sets_init(cl_sets *s) { memset(s, 0, sizeof *s); }
-
-void cl_sets_free(cl_sets *s) {
-    free(s->pos);
-    free(s->neg);
-    memset(s, 0, sizeof *s);
-}
-
 static int64_t find(const int64_t *a, int64_t n, int64_t e) {
     for (int64_t i = 0; i < n; i++)
         if (a[i] == e) return i;

@@ -40,6 +40,7 @@
 
 #include <stdint.h>
 
+#include "artifacts/pairs.h"
 #include "base/rng.h"
 
 /* The paper's Table 6 (Appendix C) column for one dataset, plus the fixed values of §3.3 and
@@ -58,25 +59,12 @@ typedef struct {
 const cl_preset *cl_preset_find(const char *name);
 const cl_preset *cl_preset_default(void);
 
-typedef struct {
-    int thr_pos, l_neg, u_neg;   /* see above; thr_pos >= 1, 0 <= l_neg < u_neg */
-} cl_bounds;
-
-typedef struct {
-    int64_t *pos, *neg;          /* entity indices (samples-artifact row ids) */
-    int64_t n_pos, n_neg, cap_pos, cap_neg;
-} cl_sets;
-
-void cl_sets_init(cl_sets *s);
-void cl_sets_free(cl_sets *s);
-/* Adds one query of the class: its seeds and its ranked list (n_ranked entity indices, best
+/* The sets (cl_sets, cl_bounds: artifacts/pairs.h) of a class: adds one query of it: its seeds and its ranked list (n_ranked entity indices, best
  * first). Bad bounds die (exit 1: a caller bug; stages range-check their flags). */
 void cl_sets_add_query(cl_sets *s, const int64_t *seeds, int64_t n_seeds,
                        const int64_t *ranked, int64_t n_ranked, const cl_bounds *b);
 /* One entity known to be negative (ignored when positive): a person's rejected entities. */
 void cl_sets_add_neg(cl_sets *s, int64_t e);
-
-typedef enum { CL_SAME_POS = 0, CL_CROSS_POS = 1, CL_SAME_NEG = 2 } cl_pair_kind;
 
 /* One training pair: sample s1 of entity e1 and sample s2 of entity e2; s are ordinals
  * 0..n_e−1 within the entity's samples (the caller maps them to sample rows). */
@@ -91,12 +79,6 @@ typedef struct {
     cl_pair *p;
     int64_t n, cap;
 } cl_pairs;
-
-typedef struct {
-    int max_pairs_per_set;       /* M, 256 */
-    int cross_per_pos;           /* 2 */
-    int sets_per_neg;            /* 2 */
-} cl_pair_opts;
 
 cl_pair_opts cl_pair_opts_default(void);
 /* Draws the pairs of one contrastive pass for n_classes classes. n_samples[e] is the number

@@ -55,19 +55,6 @@ struct pattern_model {
     double *shrink; /* similarity with evidence k > 0: [E] n_e / (n_e + k); NULL = none */
 };
 
-pattern_config pattern_config_defaults(pattern_estimator e) {
-    pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
-                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.0,
-                        .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
-                        .feature_fraction = 1.0, .seed = 1};
-    if (e == PATTERN_PREDICTION) {
-        c.bag = 0;
-        c.min_entities = 4;
-        c.idf_power = 2.0;
-    }
-    return c;
-}
-
 double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples) {
     int64_t subjects = 0;
     for (int64_t j = 0; j < S; j++) subjects += samples[j].ngenus > 0;
@@ -76,33 +63,6 @@ double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample
     if (c->list_weight < 0) c->list_weight = glossary ? 0 : 2;
     if (c->evidence < 0) c->evidence = glossary ? 0 : 0.5;
     return share;
-}
-
-/* Keys of the list, head and name features: 2 mod 4 with bits 2-31 this pattern plus the
- * kind's tag (1 list, 2 head, 3 name) and 32 hash bits above; every other 2 mod 4 key is a
- * genus word, whose keys are those counted before these kinds existed (a random genus key
- * lands on a pattern with probability 3 / 2^30). */
-#define TAGGED_PATTERN 0x2B5E9C40ULL
-#define TAGGED_FIELD 0x3FFFFFFFULL
-
-pattern_kind pattern_key_kind(uint64_t key) {
-    static const pattern_kind tagged[4] = {PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME};
-    if (key & 1) return PATTERN_NGRAM;
-    if ((key & 3) == 0) return PATTERN_BAG;
-    uint64_t field = (key >> 2) & TAGGED_FIELD;
-    return (field & ~3ULL) == TAGGED_PATTERN ? tagged[field & 3] : PATTERN_GENUS;
-}
-
-double pattern_kind_weight(const pattern_config *c, pattern_kind k) {
-    switch (k) {
-    case PATTERN_BAG: return c->bag_weight;
-    case PATTERN_GENUS: return c->genus_weight;
-    case PATTERN_LIST: return c->list_weight;
-    case PATTERN_HEAD: return c->head_weight;
-    case PATTERN_NAME: return c->name_weight;
-    case PATTERN_NGRAM: break;
-    }
-    return 1.0;
 }
 
 /* The key of a feature of kind k (genus, list, head, name: 2 mod 4) made of v[0..n) (v[0]:
@@ -188,32 +148,6 @@ static int in_subset(uint64_t key, const pattern_config *c) {
     if (c->feature_fraction >= 1) return 1;
     uint64_t h[2] = {key, c->seed};
     return (double)(hash_bytes(h, sizeof h) >> 11) * 0x1p-53 < c->feature_fraction;
-}
-
-/* The settings of both tables in their ranges; with minus1_ok, -1 also where a row gives it a meaning. */
-static int check_settings(const pattern_config *c, int minus1_ok, char *err, size_t n) {
-#define PATTERN_CHECK(c, name, field, type, metavar, help, min, max, minus1)                                         \
-    if (!(minus1_ok && sizeof(minus1) > 1 && (c)->field == -1) &&                                                   \
-        !((double)(c)->field >= (min) && (double)(c)->field <= (max))) {                                            \
-        snprintf(err, n, "%s (--%s) %g: expected %g..%g", #field, name, (double)(c)->field, (double)(min),          \
-                 (double)(max));                                                                                   \
-        return 0;                                                                                                  \
-    }
-    PATTERN_COUNT_SETTINGS(PATTERN_CHECK, c)
-    PATTERN_ESTIMATE_SETTINGS(PATTERN_CHECK, c)
-#undef PATTERN_CHECK
-    return 1;
-}
-
-int pattern_config_check(const pattern_config *c, char *err, size_t n) { return check_settings(c, 0, err, n); }
-
-void pattern_config_finish_options(pattern_config *c) {
-    pattern_config d = pattern_config_defaults(c->estimator);
-    if (c->bag == -1) c->bag = d.bag;
-    if (c->min_entities == -1) c->min_entities = d.min_entities;
-    if (c->idf_power == -1) c->idf_power = d.idf_power;
-    char err[200];
-    if (!check_settings(c, 1, err, sizeof err)) die_usage("%s", err);
 }
 
 static void check_config(const pattern_config *c) {
@@ -410,15 +344,6 @@ void pattern_counts_build(pattern_counts *k, const pattern_config *c, int64_t E,
     }
     free(part);
     free(first);
-}
-
-void pattern_counts_free(pattern_counts *k) {
-    free(k->key);
-    free(k->foff);
-    free(k->ent);
-    free(k->cnt);
-    free(k->mentions);
-    memset(k, 0, sizeof *k);
 }
 
 /* The model of config c from counts: the features of c's subset, their weights and postings.

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "artifacts/index.h"
+#include "model/pattern_model.h"
 #include "fuzz.h"
 
 static int cmp_u64(const void *a, const void *b) {

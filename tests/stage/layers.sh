@@ -10,20 +10,9 @@
 #   - the file formats and parsers (base, format, text, dataset, artifacts) use no catalog and no
 #     SQLite (no catalog_* or sqlite3_* symbol), so fuzz targets and parsers link without the
 #     database.
-# KNOWN lists the upward dependencies still to remove, each with the issue that tracks it; an
-# entry that no longer occurs fails too, so the list only shrinks.
 source "$(dirname "$0")/lib.sh"
 SRC=$PROBEXPAN_ROOT/common
 OBJ=${LAYERS_OBJ:-$PROBEXPAN_TESTBIN/../common}
-
-# "from to" pairs, files for includes (common/-relative) and modules for calls.
-KNOWN="
-artifacts/index.h model/pattern_model.h
-artifacts/pairs.h model/contrastive_pairs.h
-artifacts/index model/pattern_model
-artifacts/pairs model/contrastive_pairs
-" # issue 31: the index and pairs artifacts store types defined by the model layer; they move
-  # into artifacts/ once the pattern model's and the pairs' modules are free to change.
 
 order=$(sed -n 's/^Layer order: *//p' "$PROBEXPAN_ROOT/docs/design.md" | tr -d '`.' | sed 's/ *< */ /g')
 [ -n "$order" ] || { fail layer_order "no \"Layer order:\" line in docs/design.md"; exit 0; }
@@ -33,20 +22,15 @@ bad=""
 for d in "$SRC"/*/; do d=$(basename "$d"); [[ " $order " == *" $d "* ]] || bad="$bad $d"; done
 [ -z "$bad" ] && pass layer_order || fail layer_order "folders not in docs/design.md's layer order:$bad"
 
-# direction: one line "from to" per dependency that points up, then the known ones compared
+# direction: one line "from to" per dependency that points up; there must be none
 upward() { # reads "from to" pairs (layer/name), prints those whose target's layer comes later
     awk -v order="$order" 'BEGIN { n = split(order, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
         { split($1, f, "/"); split($2, t, "/"); if (rank[t[1]] > rank[f[1]]) print $1, $2 }'
 }
 check_direction() { # name, kind ("include" or "call"), pairs file
-    local found known_here stale new
-    found=$(upward <"$3" | sort -u)
-    known_here=$(grep -E "^[a-z_]+/[a-z_]+$([ "$2" = include ] && echo '\.[ch]') " <<<"$KNOWN" | sort -u)
-    new=$(comm -23 <(echo "$found") <(echo "$known_here") | grep . | tr '\n' ';')
-    stale=$(comm -13 <(echo "$found") <(echo "$known_here") | grep . | tr '\n' ';')
-    if [ -n "$new" ]; then fail "$1" "upward $2s:$new"
-    elif [ -n "$stale" ]; then fail "$1" "listed as known but gone, remove from KNOWN:$stale"
-    else pass "$1"; fi
+    local found
+    found=$(upward <"$3" | sort -u | tr '\n' ';')
+    [ -z "$found" ] && pass "$1" || fail "$1" "upward $2s:$found"
 }
 no_loop() { # name, pairs file ("from to": from depends on to)
     local err
