@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/log.h"
+#include "base/row_list.h"
 #include "base/sort.h"
 #include "dataset/entitynames.h"
 #include "method/anchor.h"
@@ -286,18 +287,11 @@ static int resolve(const engine *g, const char *what, const char *const *tokens,
         char msg[1200];
         int64_t r = resolve_one(g, tokens[i], by_eid, msg, sizeof msg);
         if (r < 0) return fail(err, errlen, "%s %d: %s", what, i + 1, msg);
-        int dup = 0;
-        for (int k = 0; k < *nrows && !dup; k++) dup = (*rows)[k] == r;
-        if (!dup) (*rows)[(*nrows)++] = r;
+        if (!row_list_contains(*rows, *nrows, r)) (*rows)[(*nrows)++] = r;
     }
     return 0;
 }
 
-static int contains_row(const int64_t *rows, int n, int64_t r) {
-    for (int i = 0; i < n; i++)
-        if (rows[i] == r) return 1;
-    return 0;
-}
 
 /* Checks q and resolves its lists into res; the known members (seeds, then the accepted
  * entities) into *members (the caller's to free, also on failure). */
@@ -318,15 +312,15 @@ static int check_request(const engine *g, const engine_request *q, engine_result
         return -1;
     const entity_table *t = &g->idx.ent;
     for (int i = 0; i < res->naccepted; i++) /* one entity is one kind of feedback */
-        if (contains_row(res->seeds, res->nseeds, res->accepted[i]))
+        if (row_list_contains(res->seeds, res->nseeds, res->accepted[i]))
             return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and accepted: give it once", t->name[res->accepted[i]],
                         (long long)t->eid[res->accepted[i]]);
     for (int i = 0; i < res->nnegatives; i++) {
         int64_t r = res->negatives[i];
-        if (contains_row(res->seeds, res->nseeds, r))
+        if (row_list_contains(res->seeds, res->nseeds, r))
             return fail(err, errlen, "\"%s\" (eid %lld) is both a seed and a negative seed", t->name[r],
                         (long long)t->eid[r]);
-        if (contains_row(res->accepted, res->naccepted, r))
+        if (row_list_contains(res->accepted, res->naccepted, r))
             return fail(err, errlen, "\"%s\" (eid %lld) is both accepted and a negative seed", t->name[r],
                         (long long)t->eid[r]);
     }
@@ -373,15 +367,15 @@ static void place_entity(call *c, anchor_scorer *sc, const row_source *rows, con
         if (!i || it[i].s > p->list_kl_best) p->list_kl_best = it[i].s;
         if (!i || it[i].s < p->list_kl_worst) p->list_kl_worst = it[i].s;
     }
-    if (contains_row(c->res->seeds, c->res->nseeds, e)) { p->kind = ENGINE_PLACE_SEED; return; }
-    if (contains_row(c->members, c->nmembers, e)) { p->kind = ENGINE_PLACE_ACCEPTED; return; }
+    if (row_list_contains(c->res->seeds, c->res->nseeds, e)) { p->kind = ENGINE_PLACE_SEED; return; }
+    if (row_list_contains(c->members, c->nmembers, e)) { p->kind = ENGINE_PLACE_ACCEPTED; return; }
     for (int i = 0; i < n; i++)
         if (ranked[i] == e) {
             *p = (engine_place){ENGINE_PLACE_LISTED, e, i + 1, 0, it[i].rank, it[i].order, it[i].s, it[i].score,
                                 n, p->list_kl_best, p->list_kl_worst};
             return;
         }
-    p->kind = contains_row(c->res->negatives, c->res->nnegatives, e) ? ENGINE_PLACE_REJECTED : ENGINE_PLACE_OUTSIDE;
+    p->kind = row_list_contains(c->res->negatives, c->res->nnegatives, e) ? ENGINE_PLACE_REJECTED : ENGINE_PLACE_OUTSIDE;
     int m = x->n + 1; /* the final set with e as its last member */
     int64_t *set = xmalloc(sizeof(int64_t) * (size_t)m);
     double *mult = xmalloc(sizeof(double) * (size_t)m);
@@ -428,7 +422,7 @@ static int search_and_rerank(call *c, const int *models, int k, pattern_refineme
         x.rows = xrealloc(x.rows, sizeof(int64_t) * (size_t)(x.n + c->nextra));
         x.score = xrealloc(x.score, sizeof(double) * (size_t)(n + c->nextra));
         for (int i = 0; i < c->nextra; i++)
-            if (!contains_row(x.rows, x.n, c->extra[i])) {
+            if (!row_list_contains(x.rows, x.n, c->extra[i])) {
                 x.rows[x.n++] = c->extra[i];
                 x.score[n++] = -HUGE_VAL;
             }
@@ -526,13 +520,13 @@ static double members_holdout_score(call *c, const int *models, int k, pattern_r
     for (int i = 0; i < c->nmembers; i++) {
         const sparse_row *row = r.getter.get(r.getter.ctx, c->members[i]);
         int64_t listed_members = 0; /* members among the listed columns, for the background's count */
-        for (int64_t q = 0; q < row->nnz; q++) listed_members += contains_row(c->members, c->nmembers, row->col[q]);
+        for (int64_t q = 0; q < row->nnz; q++) listed_members += row_list_contains(c->members, c->nmembers, row->col[q]);
         for (int j = 0; j < c->nmembers; j++) {
             if (j == i) continue;
             float v = sparse_row_at(row, c->members[j]);
             int64_t above = 0;
             for (int64_t q = 0; q < row->nnz; q++)
-                above += row->val[q] >= v && !contains_row(c->members, c->nmembers, row->col[q]);
+                above += row->val[q] >= v && !row_list_contains(c->members, c->nmembers, row->col[q]);
             if (row->background >= v) above += row->n - row->nnz - (c->nmembers - listed_members);
             total += 1.0 / (1.0 + (double)above);
             pairs++;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base/error.h"
+#include "base/row_list.h"
 
 int genus_agreement_glossary(const genus_heads *h, int64_t samples) {
     int64_t counts = 0;
@@ -82,12 +83,6 @@ static int by_agreement(const void *a, const void *b) {
     return (p->row > q->row) - (p->row < q->row);
 }
 
-static int listed(const int64_t *rows, int n, int64_t r) {
-    for (int i = 0; i < n; i++)
-        if (rows[i] == r) return 1;
-    return 0;
-}
-
 int genus_agreement_candidates(const genus_heads *h, const int64_t *set, int nset, const int64_t *skip, int nskip,
                                const int64_t *mentions, int64_t *out, int max) {
     set_head heads[GENUS_AGREEMENT_HEADS];
@@ -97,7 +92,7 @@ int genus_agreement_candidates(const genus_heads *h, const int64_t *set, int nse
     int64_t n = 0;
     for (int64_t e = 0; e < h->E; e++) {
         double a = genus_agreement_of(h, e, heads, nh);
-        if (a > 0 && !listed(set, nset, e) && !listed(skip, nskip, e)) c[n++] = (candidate){a, mentions[e], e};
+        if (a > 0 && !row_list_contains(set, nset, e) && !row_list_contains(skip, nskip, e)) c[n++] = (candidate){a, mentions[e], e};
     }
     qsort(c, (size_t)n, sizeof *c, by_agreement);
     int k = n < max ? (int)n : max;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/row_list.h"
 #include "format/tsv.h"
 #include "model/class_report.h"
 #include "method/confidence_cut.h"
@@ -174,12 +175,6 @@ void api_resolve(const serve_ctx *c, const query_param *p, int n, api_response *
     api_respond_json(r, 200, root);
 }
 
-static int contains(const int64_t *rows, int n, int64_t row) {
-    for (int i = 0; i < n; i++)
-        if (rows[i] == row) return 1;
-    return 0;
-}
-
 typedef struct {
     int64_t seeds[REQUEST_MAX_LIST], accepted[REQUEST_MAX_LIST], negatives[REQUEST_MAX_LIST];
     int64_t members[2 * REQUEST_MAX_LIST]; /* the seeds, then the accepted entities that are not seeds */
@@ -223,7 +218,7 @@ static int run_expansion(const serve_ctx *c, const expand_request *q, int64_t ex
     if (rc) return rc;
     char err[REQUEST_ERR + REQUEST_MAX_NAME];
     for (int i = 0; i < j->nnegatives; i++)
-        if (contains(x->seeds, j->nseeds, x->negatives[i]) || contains(x->accepted, j->naccepted, x->negatives[i])) {
+        if (row_list_contains(x->seeds, j->nseeds, x->negatives[i]) || row_list_contains(x->accepted, j->naccepted, x->negatives[i])) {
             snprintf(err, sizeof err, "\"%.200s\" (eid %lld) is both a seed and a negative seed",
                      lexicon_name(c->lex, x->negatives[i]), (long long)lexicon_eid(c->lex, x->negatives[i]));
             api_error(r, 422, err);
