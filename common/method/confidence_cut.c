@@ -16,7 +16,8 @@ void confidence_cut_find(confidence_cut *c, const double *curve, int n, double f
     c->threshold = c->top - fraction * (c->top - c->bottom);
     c->above = n;
     c->dropped = 0;
-    if (c->bottom >= c->top) return; /* nothing falls: no level between head and tail */
+    /* a tail above the head (bottom > top) puts the threshold above the head's mean, so the cut
+     * comes inside the head: the list ranks against its own -KL and no part of it is confident */
     for (int i = 0; i < n; i++)
         if (curve[i] < c->threshold) {
             c->above = i;

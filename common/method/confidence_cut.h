@@ -7,7 +7,10 @@
  *   bottom = the mean of the last quarter of the list (ranks floor(3n/4)+1..n),
  *   threshold = top - fraction * (top - bottom),
  * the cut is before the first entity whose value is below the threshold: ranks 1..above are
- * above it. When no value is below it (a flat curve, bottom >= top), nothing drops: above = n.
+ * above it. When no value is below it (a flat curve), nothing drops: above = n. When the tail
+ * is above the head (bottom > top: the list's order goes against its own -KL), the threshold
+ * is above the head's mean and the cut comes inside the head, usually at 0: no part of the
+ * list is confident.
  * The fraction CONFIDENCE_CUT_FRACTION was chosen by leave-one-corpus-out on wordnet-ese dev
  * and reuters-ese dev (make bench-cut). The cut is relative to the list: a shorter list has a
  * higher bottom and so an earlier cut; the figures of docs/cut.md are for lists of 200.

@@ -18,7 +18,7 @@ bin=$1 out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-grid=${BENCH_CUT_GRID:-0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7}
+grid=${BENCH_CUT_GRID:-0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7 0.75 0.8}
 default=$(sed -n 's/^#define CONFIDENCE_CUT_FRACTION \([0-9.]*\).*/\1/p' "$root/common/method/confidence_cut.h")
 threads=${BENCH_CUT_THREADS:-1}
 mkdir -p "$out"

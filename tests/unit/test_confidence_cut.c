@@ -1,6 +1,7 @@
 /* test_confidence_cut: the cut of small -KL curves worked out by hand (confidence_cut.h): the
- * head and tail means, the threshold at several fractions, a flat and a rising curve (no
- * drop), a list shorter than the head, the empty list, and the JSON object. */
+ * head and tail means, the threshold at several fractions, a flat curve (no drop), a rising
+ * one (the cut inside the head), a list shorter than the head, the empty list, and the JSON
+ * object. */
 #include <string.h>
 
 #include "check.h"
@@ -29,17 +30,32 @@ static void test_levels_and_fractions(void) {
 }
 
 static void test_no_drop(void) {
-    const double flat[8] = {-3, -3, -3, -3, -3, -3, -3, -3}, rising[8] = {-3, -3.2, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
+    const double flat[8] = {-3, -3, -3, -3, -3, -3, -3, -3};
     confidence_cut c;
     confidence_cut_find(&c, flat, 8, 0.45);
     CHECK_EQ_INT(c.above, 8);
     CHECK_EQ_INT(c.dropped, 0);
-    /* top = mean of all 8 = -2.9125 < bottom = mean(-2.7, -2.6) = -2.65: no level between them */
+}
+
+static void test_rising(void) {
+    /* top = mean of all 8 = -2.9125 < bottom = mean(-2.7, -2.6) = -2.65: the threshold
+     * -2.9125 + 0.45 x 0.2625 = -2.794375 is above the head's mean and the first value is below
+     * it: no part of a list ranked against its own -KL is confident */
+    const double rising[8] = {-3, -3.2, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
+    confidence_cut c;
     confidence_cut_find(&c, rising, 8, 0.45);
-    CHECK_EQ_INT(c.above, 8);
-    CHECK_EQ_INT(c.dropped, 0);
+    CHECK_EQ_INT(c.above, 0);
+    CHECK_EQ_INT(c.dropped, 1);
     CHECK_NEAR(c.top, -2.9125, 1e-12);
     CHECK_NEAR(c.bottom, -2.65, 1e-12);
+    CHECK_NEAR(c.threshold, -2.794375, 1e-12);
+    /* the same tail after a head whose first two are above that level: the cut comes after them
+     * (top = -2.775, threshold = -2.775 + 0.45 x 0.125 = -2.71875) */
+    const double head_then_rising[8] = {-2.5, -2.6, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
+    confidence_cut_find(&c, head_then_rising, 8, 0.45);
+    CHECK_EQ_INT(c.above, 2);
+    CHECK_EQ_INT(c.dropped, 1);
+    CHECK_NEAR(c.threshold, -2.71875, 1e-12);
 }
 
 static void test_short_and_empty(void) {
@@ -70,6 +86,7 @@ static void test_json(void) {
 TEST_MAIN_BEGIN("test_confidence_cut")
 RUN(test_levels_and_fractions);
 RUN(test_no_drop);
+RUN(test_rising);
 RUN(test_short_and_empty);
 RUN(test_json);
 TEST_MAIN_END

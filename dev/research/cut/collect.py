@@ -1,27 +1,13 @@
 # collect.py PORT DATASET_DIR POOL_DIR|- OUT.json: every query of a dataset through a running `probexpan serve` (size 200),
 # each listed entity with its figures and whether it is in the class (gt/ plus the pool). Exploration for docs/cut.md.
 import json, sys, os, glob, urllib.request
+from members import entity_names, members
 port, ddir, pooldir, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-def norm(s): return s.replace('_', ' ').lower()
-names = {}
-for line in open(f'{ddir}/entity2id.txt'):
-    n, e = line.rstrip('\n').split('\t'); names.setdefault(norm(n), int(e))
-if os.path.exists(f'{ddir}/aliases.txt'):
-    for line in open(f'{ddir}/aliases.txt'):
-        f = line.rstrip('\n').split('\t')
-        if norm(f[0]) in names:
-            for a in f[1:]: names.setdefault(norm(a), names[norm(f[0])])
+names = entity_names(ddir)
 res = []
 for qf in sorted(glob.glob(f'{ddir}/query/*.txt')):
     cls = os.path.basename(qf)[:-4]
-    gt = set(int(l.split('\t')[0]) for l in open(f'{ddir}/gt/{cls}.txt') if l.strip())
-    pf = f'{pooldir}/{cls}.tsv'
-    if pooldir != '-' and os.path.exists(pf):
-        for l in open(pf):
-            if not l.strip() or l.startswith('#'): continue
-            f = l.rstrip('\n').split('\t'); e = names.get(norm(f[0]))
-            if e is None: print('unresolved', f[0], file=sys.stderr); continue
-            (gt.add if f[1] == '1' else gt.discard)(e)
+    gt = members(ddir, pooldir, cls, names)
     for qi, line in enumerate(open(qf)):
         seeds = [int(t) for t in line.split()]
         if not seeds: continue
