@@ -16,8 +16,10 @@ void confidence_cut_find(confidence_cut *c, const double *curve, int n, double f
     c->threshold = c->top - fraction * (c->top - c->bottom);
     c->above = n;
     c->dropped = 0;
-    /* a tail above the head (bottom > top) puts the threshold above the head's mean, so the cut
-     * comes inside the head: the list ranks against its own -KL and no part of it is confident */
+    /* a tail above the head (bottom > top): in a list of CONFIDENCE_CUT_RISING_MIN or more the
+     * threshold, above the head's mean, puts the cut inside the head; in a shorter one head and
+     * tail overlap or are a few values, and nothing drops, as in a flat list */
+    if (c->bottom == c->top || (c->bottom > c->top && n < CONFIDENCE_CUT_RISING_MIN)) return;
     for (int i = 0; i < n; i++)
         if (curve[i] < c->threshold) {
             c->above = i;

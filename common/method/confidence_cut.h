@@ -8,9 +8,11 @@
  *   threshold = top - fraction * (top - bottom),
  * the cut is before the first entity whose value is below the threshold: ranks 1..above are
  * above it. When no value is below it (a flat curve), nothing drops: above = n. When the tail
- * is above the head (bottom > top: the list's order goes against its own -KL), the threshold
- * is above the head's mean and the cut comes inside the head, usually at 0: no part of the
- * list is confident.
+ * is above the head (bottom > top: the list's order goes against its own -KL) in a list of at
+ * least CONFIDENCE_CUT_RISING_MIN, the threshold is above the head's mean and the cut comes
+ * inside the head, usually at 0: no part of the list is confident. In a shorter list head and
+ * tail overlap or are a handful of values, and a tail above the head is the noise of a list
+ * that is all one class: nothing drops (above = n), as in a flat list.
  * The fraction CONFIDENCE_CUT_FRACTION was chosen by leave-one-corpus-out on wordnet-ese dev
  * and reuters-ese dev (make bench-cut). The cut is relative to the list: a shorter list has a
  * higher bottom and so an earlier cut; the figures of docs/cut.md are for lists of 200.
@@ -22,6 +24,9 @@
 
 #define CONFIDENCE_CUT_HEAD 10
 #define CONFIDENCE_CUT_FRACTION 0.45
+/* The shortest list whose rising curve is a judgement: a head of CONFIDENCE_CUT_HEAD and a last
+ * quarter at least as long, apart. */
+#define CONFIDENCE_CUT_RISING_MIN (4 * CONFIDENCE_CUT_HEAD)
 
 typedef struct {
     int n;            /* entities in the list */

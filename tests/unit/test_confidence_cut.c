@@ -1,7 +1,7 @@
 /* test_confidence_cut: the cut of small -KL curves worked out by hand (confidence_cut.h): the
  * head and tail means, the threshold at several fractions, a flat curve (no drop), a rising
- * one (the cut inside the head), a list shorter than the head, the empty list, and the JSON
- * object. */
+ * one (the cut inside the head from CONFIDENCE_CUT_RISING_MIN values, no drop below), a list
+ * shorter than the head, the empty list, and the JSON object. */
 #include <string.h>
 
 #include "check.h"
@@ -38,24 +38,35 @@ static void test_no_drop(void) {
 }
 
 static void test_rising(void) {
-    /* top = mean of all 8 = -2.9125 < bottom = mean(-2.7, -2.6) = -2.65: the threshold
-     * -2.9125 + 0.45 x 0.2625 = -2.794375 is above the head's mean and the first value is below
-     * it: no part of a list ranked against its own -KL is confident */
-    const double rising[8] = {-3, -3.2, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
+    /* 8 values: top = mean of all 8 = -2.9125 < bottom = mean(-2.7, -2.6) = -2.65, but a list
+     * shorter than CONFIDENCE_CUT_RISING_MIN: nothing drops */
+    const double short_rising[8] = {-3, -3.2, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
     confidence_cut c;
-    confidence_cut_find(&c, rising, 8, 0.45);
-    CHECK_EQ_INT(c.above, 0);
-    CHECK_EQ_INT(c.dropped, 1);
+    confidence_cut_find(&c, short_rising, 8, 0.45);
+    CHECK_EQ_INT(c.above, 8);
+    CHECK_EQ_INT(c.dropped, 0);
     CHECK_NEAR(c.top, -2.9125, 1e-12);
     CHECK_NEAR(c.bottom, -2.65, 1e-12);
-    CHECK_NEAR(c.threshold, -2.794375, 1e-12);
-    /* the same tail after a head whose first two are above that level: the cut comes after them
-     * (top = -2.775, threshold = -2.775 + 0.45 x 0.125 = -2.71875) */
-    const double head_then_rising[8] = {-2.5, -2.6, -3.1, -3, -2.9, -2.8, -2.7, -2.6};
-    confidence_cut_find(&c, head_then_rising, 8, 0.45);
+    /* 40 values: ten -3.0, twenty -2.9, ten -2.5: top -3.0 < bottom (ranks 31..40) -2.5; the
+     * threshold -3.0 + 0.45 x 0.5 = -2.775 is above the head and the first value is below it:
+     * no part of the list is confident */
+    double rising[CONFIDENCE_CUT_RISING_MIN];
+    for (int i = 0; i < CONFIDENCE_CUT_RISING_MIN; i++) rising[i] = i < 10 ? -3.0 : i < 30 ? -2.9 : -2.5;
+    confidence_cut_find(&c, rising, CONFIDENCE_CUT_RISING_MIN, 0.45);
+    CHECK_EQ_INT(c.above, 0);
+    CHECK_EQ_INT(c.dropped, 1);
+    CHECK_NEAR(c.threshold, -2.775, 1e-12);
+    /* the same with its first two at -2.0: top = (2 x -2 + 8 x -3) / 10 = -2.8, threshold
+     * -2.8 + 0.45 x 0.3 = -2.665: the cut comes after them */
+    rising[0] = rising[1] = -2.0;
+    confidence_cut_find(&c, rising, CONFIDENCE_CUT_RISING_MIN, 0.45);
     CHECK_EQ_INT(c.above, 2);
     CHECK_EQ_INT(c.dropped, 1);
-    CHECK_NEAR(c.threshold, -2.71875, 1e-12);
+    CHECK_NEAR(c.threshold, -2.665, 1e-12);
+    /* one value fewer: a short list again, nothing drops */
+    confidence_cut_find(&c, rising, CONFIDENCE_CUT_RISING_MIN - 1, 0.45);
+    CHECK_EQ_INT(c.above, CONFIDENCE_CUT_RISING_MIN - 1);
+    CHECK_EQ_INT(c.dropped, 0);
 }
 
 static void test_short_and_empty(void) {
