@@ -11,8 +11,8 @@
  * is above the head (bottom > top: the list's order goes against its own -KL) in a list of at
  * least CONFIDENCE_CUT_RISING_MIN, the threshold is above the head's mean and the cut comes
  * inside the head, usually at 0: no part of the list is confident. In a shorter list head and
- * tail overlap or are a handful of values, and a tail above the head is the noise of a list
- * that is all one class: nothing drops (above = n), as in a flat list.
+ * tail overlap or are a handful of values, and a tail above the head is mostly the noise of a
+ * list that is all one class: nothing drops (above = n), as in a flat list.
  * The fraction CONFIDENCE_CUT_FRACTION was chosen by leave-one-corpus-out on wordnet-ese dev
  * and reuters-ese dev (make bench-cut). The cut is relative to the list: a shorter list has a
  * higher bottom and so an earlier cut; the figures of docs/cut.md are for lists of 200.
