@@ -144,10 +144,7 @@ void annotation_load_discovered(annotation *a, const discovered_name *names, int
             add_name(a, names[i].aliases[k], idx, "discovered names", names[i].name);
             kept[nk++] = names[i].aliases[k];
             len += strlen(names[i].aliases[k]) + 1;
-            char *m = xasprintf("%s%s%s (%s)", a->merged[idx] ? a->merged[idx] : "", a->merged[idx] ? ", " : "",
-                                names[i].aliases[k], merge_rule_name(names[i].alias_rules[k]));
-            free(a->merged[idx]);
-            a->merged[idx] = m;
+            a->merged[idx] = names_merged_add(a->merged[idx], names[i].aliases[k], merge_rule_name(names[i].alias_rules[k]));
         }
         if (nk) {
             char *s = a->aliases[idx] = xmalloc(len + 1);
@@ -304,8 +301,8 @@ static void write_names(const annotation *a, dataset_writer *w, const int64_t *k
                "# delete or edit lines and give the file to annotate --entities\n");
     for (int64_t j = 0; j < k; j++) {
         int64_t e = count_order[j];
-        fprintf(f, "%s%s\t# %lld mentions", a->name[e], a->aliases[e] ? a->aliases[e] : "", (long long)a->count[e]);
-        if (a->merged[e]) fprintf(f, "; merged: %s", a->merged[e]);
+        fprintf(f, "%s%s\t", a->name[e], a->aliases[e] ? a->aliases[e] : "");
+        names_comment_write(f, a->count[e], a->merged[e]);
         for (int c = 0; c < 2; c++)
             if (a->context[e][c]) fprintf(f, "\t%s", a->context[e][c]);
         fputc('\n', f);

@@ -22,6 +22,7 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "text/text_source.h"
 
 #define READ_CHUNK (1u << 20)
 
@@ -84,7 +85,10 @@ static void split_lines(read_fn rd, void *src, const line_sink *s) {
             size_t end = (size_t)(nl - buf), len = end - start;
             buf[end] = 0;
             if (len && buf[start + len - 1] == '\r') buf[start + --len] = 0;
-            if (lineno == 0 && len >= 3 && memcmp(buf + start, "\xEF\xBB\xBF", 3) == 0) start += 3, len -= 3;
+            if (lineno == 0) {
+                size_t bom = utf8_bom_length(buf + start, len);
+                start += bom, len -= bom;
+            }
             s->fn(s->ctx, s->member, s->where, ++lineno, buf + start, len);
             start = scan_from = end + 1;
         }
@@ -94,7 +98,7 @@ static void split_lines(read_fn rd, void *src, const line_sink *s) {
     if (have) {
         buf[have] = 0;
         if (buf[have - 1] == '\r') buf[--have] = 0;
-        size_t skip = lineno == 0 && have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        size_t skip = lineno == 0 ? utf8_bom_length(buf, have) : 0;
         s->fn(s->ctx, s->member, s->where, ++lineno, buf + skip, have - skip);
     }
     free(buf);

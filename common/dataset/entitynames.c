@@ -260,7 +260,7 @@ static void alias_dataset_line(void *ctx, const char *member, const char *where,
         snprintf(pos, sizeof pos, "line %lld", (long long)lineno);
         die_input(where, pos, "invalid UTF-8 or a NUL byte (expected name<TAB>alias...)");
     }
-    int n = names_line_split(line, &l->fields, &l->cap);
+    int n = names_line_split(line, &l->fields, &l->cap, NULL);
     if (n) alias_entry(l, where, lineno, l->fields, n);
 }
 

@@ -84,8 +84,9 @@ typedef struct {
     int nheads;                               /* how many: 0..HEAD_WORDS */
     int32_t name[GENUS_PIECES];               /* head word of its entity's name (name_head.h) */
     int nname;                                /* 1 when it has one, else 0 */
-    int32_t titles[NAME_TITLES][GENUS_PIECES]; /* words before its entity's name in longer names (the nearest first) */
-    int ntitles;                              /* how many: 0..NAME_TITLES */
+    const int32_t (*titles)[GENUS_PIECES];    /* words before its entity's name in longer names (the nearest
+                                               * first): its entity's, shared by the entity's samples */
+    int ntitles;                              /* how many: 0..NAME_TITLES (0: titles may be NULL) */
     int located;                              /* LOCATED_BEFORE | LOCATED_AFTER of its apposition (coordination.h) */
 } pattern_sample;
 

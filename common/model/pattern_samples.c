@@ -36,6 +36,7 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
     own_heads(v, ids, len, p, out);
     for (int i = 0; i < GENUS_PIECES; i++) out->name[i] = -1;
     out->nname = 0;
+    out->titles = NULL;
     out->ntitles = 0;
     out->located = 0;
 }
@@ -121,12 +122,13 @@ static void sentence_signals(const genus_vocab *v, const sentence_key *key, sent
 pattern_sample *pattern_samples_read(const samples *s) {
     int64_t S = samples_count(s), E = samples_entities(s);
     int maxlen = samples_max_length(s);
-    pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1));
+    /* the samples, then their entities' titles, in one block (the caller frees ps) */
+    pattern_sample *ps = xmalloc(sizeof(pattern_sample) * (size_t)(S + 1) + sizeof(int32_t[NAME_TITLES][GENUS_PIECES]) * (size_t)(E + 1));
+    int32_t(*title)[NAME_TITLES][GENUS_PIECES] = (void *)(ps + S + 1);
     int32_t *ids = xmalloc(sizeof(int32_t) * (size_t)maxlen);
     genus_vocab v;
     pattern_genus_vocab(s, &v);
     int32_t(*name)[GENUS_PIECES] = xmalloc(sizeof *name * (size_t)(E + 1));
-    int32_t(*title)[NAME_TITLES][GENUS_PIECES] = xmalloc(sizeof *title * (size_t)(E + 1));
     int *ntitle = xmalloc(sizeof(int) * (size_t)(E + 1));
     name_heads(s, &v, name, title, ntitle);
     sentence_key *key = xmalloc(sizeof *key * (size_t)(S + 1));
@@ -134,7 +136,7 @@ pattern_sample *pattern_samples_read(const samples *s) {
         pattern_sample_read(s, &v, j, ids, &ps[j]);
         memcpy(ps[j].name, name[ps[j].entity], sizeof name[0]);
         ps[j].nname = name[ps[j].entity][0] >= 0;
-        memcpy(ps[j].titles, title[ps[j].entity], sizeof title[0]);
+        ps[j].titles = (const int32_t(*)[GENUS_PIECES])title[ps[j].entity];
         ps[j].ntitles = ntitle[ps[j].entity];
         key[j] = (sentence_key){samples_sentence(s, j), j, samples_mask_pos(s, j)};
     }
@@ -169,7 +171,6 @@ pattern_sample *pattern_samples_read(const samples *s) {
     free(located);
     free(key);
     free(name);
-    free(title);
     free(ntitle);
     genus_vocab_free(&v);
     free(ids);

@@ -15,11 +15,13 @@
 /* The definition roles of the samples' vocabulary (genus_vocab_free after use). */
 void pattern_genus_vocab(const samples *s, genus_vocab *v);
 /* Sample j's context on its own into *out: the signals of its sentence's other mentions
- * (lists, and the patterns around a list) and its entity's name head are left out (nlisted
- * 0, heads of the mention alone, name -1); ids: scratch room for samples_max_length(s) ids;
+ * (lists, and the patterns around a list) and its entity's name head and titles are left
+ * out (nlisted 0, heads of the mention alone, name -1, no titles); ids: scratch room for samples_max_length(s) ids;
  * v: the samples' pattern_genus_vocab. */
 void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int32_t *ids, pattern_sample *out);
-/* malloc'd array of samples_count(s) contexts, in sample order, with every signal. */
+/* malloc'd array of samples_count(s) contexts, in sample order, with every signal; the titles
+ * of each entity's name are held once, after the array, for all its samples (free() releases
+ * both). */
 pattern_sample *pattern_samples_read(const samples *s);
 
 #endif

@@ -9,20 +9,17 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/fileio.h"
 #include "base/outfile.h"
 #include "base/paths.h"
 
+/* Copies src to dst through an outfile; dies on failure. */
 static void copy_file(const char *src, const char *dst) {
-    FILE *in = paths_fopen_input(src);
-    if (!in) die_errno("cannot open %s", src);
+    int in = paths_open_input(src);
+    if (in < 0) die_errno("cannot open %s", src);
     outfile *o = outfile_open(dst);
-    FILE *out = outfile_stream(o);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n) die_errno("cannot write %s", outfile_temp(o));
-    if (ferror(in)) die_errno("cannot read %s", src);
-    fclose(in);
+    if (fileio_copy_fd(in, fileno(outfile_stream(o)))) die_errno("cannot copy %s to %s", src, outfile_temp(o));
+    close(in);
     outfile_commit(o);
 }
 

@@ -36,30 +36,6 @@ static void add_name(names_line *x, const char *name) {
     x->nnames++;
 }
 
-/* Splits one line (NUL-terminated, no newline) into x: its name fields as names_file.h reads
- * them (a CR before the newline is no part of the line), and its comment kept whole. */
-static void line_parse(const char *raw, names_line *x) {
-    memset(x, 0, sizeof *x);
-    x->raw = xstrdup(raw);
-    char *text = xstrdup(raw), **fields = NULL;
-    size_t len = strlen(text);
-    if (len && text[len - 1] == '\r') text[len - 1] = 0;
-    char *copy = xstrdup(text);
-    int cap = 0, n = names_line_split(copy, &fields, &cap);
-    for (int i = 0; i < n; i++) add_name(x, fields[i]);
-    free(fields);
-    free(copy);
-    /* the comment: from the first field whose first non-space character is '#' */
-    for (const char *p = text; p; p = strchr(p, '\t') ? strchr(p, '\t') + 1 : NULL) {
-        const char *q = p + strspn(p, " ");
-        if (*q == '#') {
-            x->comment = xstrdup(q);
-            break;
-        }
-    }
-    free(text);
-}
-
 static names_line *line_push(names_list *l) {
     if (l->n == l->cap) {
         l->cap = l->cap * 2 + 64;
@@ -68,27 +44,24 @@ static names_line *line_push(names_list *l) {
     return &l->lines[l->n++];
 }
 
+/* names_text_fn: one line into the list, its bytes kept for writing back. */
+static void line_add(void *ctx, const char *raw, size_t rawlen, char **fields, int n, const char *comment) {
+    names_list *l = ctx;
+    names_line *x = line_push(l);
+    memset(x, 0, sizeof *x);
+    x->raw = xmalloc(rawlen + 1);
+    memcpy(x->raw, raw, rawlen);
+    x->raw[rawlen] = 0;
+    for (int i = 0; i < n; i++) add_name(x, fields[i]);
+    if (comment) x->comment = xstrdup(comment);
+    l->entities += n > 0;
+}
+
 int names_list_parse(const char *text, size_t len, names_list *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    size_t at = 0;
-    for (int64_t lineno = 1; at < len; lineno++) {
-        const char *nl = memchr(text + at, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-        if (n > NAMES_MAX_LINE || utf8_invalid_offset(text + at, n) >= 0) {
-            names_list_free(out);
-            return request_fail(-1, err, errlen, "line %lld: %s", (long long)lineno,
-                                n > NAMES_MAX_LINE ? "longer than 1 MiB" : "not valid UTF-8, or a NUL byte");
-        }
-        char *line = xmalloc(n + 1);
-        memcpy(line, text + at, n);
-        line[n] = 0;
-        names_line *x = line_push(out);
-        line_parse(line, x);
-        free(line);
-        out->entities += x->nnames > 0;
-        at += n + 1;
-    }
-    return 0;
+    if (!names_text_lines(text, len, line_add, out, err, errlen)) return 0;
+    names_list_free(out);
+    return -1;
 }
 
 void names_list_copy(const names_list *l, names_list *out) {
@@ -109,8 +82,8 @@ char *names_list_text(const names_list *l, size_t *len) {
         else {
             for (int k = 0; k < x->nnames; k++) fprintf(f, "%s%s", k ? "\t" : "", x->names[k]);
             if (x->comment) fprintf(f, "\t%s", x->comment);
+            fputc('\n', f);
         }
-        fputc('\n', f);
     }
     if (fclose(f)) die_errno("open_memstream");
     *len = size;
@@ -119,43 +92,17 @@ char *names_list_text(const names_list *l, size_t *len) {
 
 /* ---- reading the comment ---- */
 
-/* The number N of a first comment field "# N mentions...", or -1. */
-static long long comment_mentions(const char *comment) {
-    if (!comment) return -1;
-    const char *p = comment + 1;
-    p += strspn(p, " ");
-    char *end;
-    if (*p < '0' || *p > '9') return -1;
-    long long v = strtoll(p, &end, 10);
-    return strncmp(end, " mention", 8) ? -1 : v;
-}
-
-/* The rule after "ALIAS (" in the comment's "merged: " list, into rule (empty when none). */
-static void comment_rule(const char *comment, const char *alias, char *rule, size_t cap) {
-    rule[0] = 0;
-    const char *tab = comment ? strchr(comment, '\t') : NULL, *m = comment ? strstr(comment, "merged: ") : NULL;
-    if (!m || (tab && m > tab)) return;
-    size_t first = tab ? (size_t)(tab - m) : strlen(m), alen = strlen(alias);
-    for (const char *p = m + 8; p < m + first; p++) {
-        if (strncmp(p, alias, alen) || strncmp(p + alen, " (", 2) || (p[-1] != ' ')) continue;
-        const char *r = p + alen + 2, *close = strchr(r, ')');
-        if (!close || close > m + first) return;
-        snprintf(rule, cap, "%.*s", (int)(close - r), r);
-        return;
-    }
-}
-
 static json_t *line_json(const names_line *x) {
     json_t *o = json_object(), *aliases = json_array(), *rules = json_array(), *contexts = json_array();
     json_object_set_new(o, "name", json_string(x->names[0]));
     char rule[64];
     for (int k = 1; k < x->nnames; k++) {
         json_array_append_new(aliases, json_string(x->names[k]));
-        comment_rule(x->comment, x->names[k], rule, sizeof rule);
+        names_comment_rule(x->comment, x->names[k], rule, sizeof rule);
         if (rule[0]) json_array_append_new(rules, json_pack("{s:s, s:s}", "alias", x->names[k], "rule", rule));
     }
     json_object_set_new(o, "aliases", aliases);
-    long long m = comment_mentions(x->comment);
+    int64_t m = names_comment_mentions(x->comment);
     json_object_set_new(o, "mentions", m >= 0 ? json_integer(m) : json_null());
     json_object_set_new(o, "rules", rules);
     const char *c = x->comment ? x->comment + 1 : "";
@@ -278,13 +225,6 @@ static int apply_rename(names_list *l, int i, const char *name, const char *to, 
     return 0;
 }
 
-/* The comment with its leading "# N mentions" count replaced by total (malloc'd). */
-static char *comment_with_mentions(const char *comment, long long total) {
-    const char *p = comment + 1 + strspn(comment + 1, " ");
-    p += strspn(p, "0123456789");
-    return xasprintf("# %lld%s", total, p);
-}
-
 static int apply_merge(names_list *l, int i, const char *name, const char *into, char *err, size_t errlen) {
     int64_t s = find_entity(l, name), t = find_entity(l, into);
     if (s < 0) return unknown_entity(i, "name", name, err, errlen);
@@ -296,9 +236,9 @@ static int apply_merge(names_list *l, int i, const char *name, const char *into,
         for (int j = 0; j < dst->nnames && !dup; j++) dup = !strcmp(dst->norm[j], src->norm[k]);
         if (!dup) add_name(dst, src->names[k]);
     }
-    long long a = comment_mentions(dst->comment), b = comment_mentions(src->comment);
+    int64_t a = names_comment_mentions(dst->comment), b = names_comment_mentions(src->comment);
     if (a >= 0 && b >= 0) {
-        char *c = comment_with_mentions(dst->comment, a + b);
+        char *c = names_comment_with_mentions(dst->comment, a + b);
         free(dst->comment);
         dst->comment = c;
     }

@@ -2,14 +2,15 @@
  * reviews it — parsed from its text, listed, edited (delete, rename, merge) and written back —
  * with no file or socket here, so that every function can be fuzzed (tests/fuzz/fuzz_names_list.c).
  *
- * A line is an entity when it has a name field: its name fields (name, then aliases) run up to
- * the first field that starts with '#', which begins the comment that runs to the end of the
- * line (tabs and all). Other lines (comments, blank lines) are kept as they are. Reading the
- * comment is tolerant of what annotate --discover writes there and of what it may add later:
- * `mentions` is the number of a first comment field "# N mentions…" (else unknown), each alias's
- * rule is the word in parentheses after it in "merged: ALIAS (rule), …" (else none), and the
- * contexts are the comment's further fields. An entity line nobody edits is written back byte
- * for byte; an edited one as its name fields joined by tabs, then its comment.
+ * The lines, their name fields and their comment are read as annotate reads them
+ * (common/dataset/names_file.h, names_text_lines): a line is an entity when it has a name field;
+ * other lines (comments, blank lines) are kept as they are. Reading the comment is tolerant of
+ * what annotate --discover writes there and of what it may add later: `mentions` is the number
+ * of a first comment field "# N mentions…" (else unknown), each alias's rule is the word in
+ * parentheses after it in "merged: ALIAS (rule), …" (else none), and the contexts are the
+ * comment's further fields. The lines nobody edits are written back byte for byte (a CR
+ * before a newline, a byte-order mark opening the file, no newline ending it, all kept); an
+ * edited entity as its name fields joined by tabs, then its comment and a newline.
  *
  * Edits (a JSON list, applied in order; on a copy of the list, to keep all or none):
  *   {"op": "delete", "name": N}            the entity named N is dropped
@@ -32,7 +33,7 @@
 #define NAMES_LIST_MAX_EDITS 4096 /* edits in one request */
 
 typedef struct {
-    char *raw;      /* the line as read (no newline), while unedited; NULL once edited */
+    char *raw;      /* the line as read with its newline, if any, while unedited; NULL once edited */
     int nnames;     /* 0: not an entity (raw holds the line) */
     char **names;   /* [0] the name, then the aliases */
     char **norm;    /* their normalised forms */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/fileio.h"
 #include "base/log.h"
 #include "serve/api.h"
 #include "serve/names_list.h"
@@ -24,35 +25,12 @@ struct names_review {
     int held;         /* a rebuild reads the file: no edit */
 };
 
-/* The whole file into a malloc'd buffer; NULL with errno set. */
-static char *read_all(const char *path, size_t *len) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        ssize_t k = read(fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) {
-            int e = errno;
-            free(buf), close(fd);
-            errno = e;
-            return NULL;
-        }
-        if (k == 0) break;
-        if ((n += (size_t)k) == cap) buf = xrealloc(buf, cap *= 2);
-    }
-    close(fd);
-    *len = n;
-    return buf;
-}
-
 /* Reads r->path into r->list: 0, or -1 with err. */
 static int load(names_review *r, char *err, size_t errlen) {
     size_t len;
     struct stat st;
     if (stat(r->path, &st)) return snprintf(err, errlen, "%s", strerror(errno)), -1;
-    char *text = read_all(r->path, &len);
+    char *text = fileio_read_all(r->path, &len);
     if (!text) return snprintf(err, errlen, "%s", strerror(errno)), -1;
     names_list l;
     int rc = names_list_parse(text, len, &l, err, errlen);
@@ -103,34 +81,15 @@ static int changed_on_disk(const names_review *r) {
            st.st_mtim.tv_nsec != r->seen.st_mtim.tv_nsec;
 }
 
-static int write_all(int fd, const char *p, size_t n) {
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) return -1;
-        p += k, n -= (size_t)k;
-    }
-    return 0;
-}
-
 /* Keeps the current file as PATH.bak.N (its name into backup): 0, or -1 with errno set. */
 static int keep_backup(const char *path, char *backup, size_t cap) {
     for (int k = 1; k < 100000; k++) {
         snprintf(backup, cap, "%s.bak.%d", path, k);
         if (!link(path, backup)) return 0;
         if (errno == EEXIST) continue;
-        /* no hard links here: a copy, written in full before it takes the name */
-        size_t len;
-        char *text = read_all(path, &len);
-        if (!text) return -1;
-        int fd = open(backup, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 && errno == EEXIST) { free(text); continue; }
-        int rc = fd < 0 || write_all(fd, text, len) || fsync(fd) ? -1 : 0, e = errno;
-        if (fd >= 0) close(fd);
-        if (rc && fd >= 0) unlink(backup);
-        free(text);
-        errno = e;
-        return rc;
+        /* no hard links here: a copy, removed again unless it is written in full */
+        if (!fileio_copy_new(path, backup)) return 0;
+        if (errno != EEXIST) return -1;
     }
     errno = EEXIST;
     return -1;
@@ -144,7 +103,7 @@ static int save(names_review *r, const names_list *l, char *backup, size_t bcap,
     const char *what = "create a temporary file beside it";
     if (fd >= 0) {
         what = "write it";
-        if (!write_all(fd, text, len) && !fchmod(fd, r->seen.st_mode & 0777) && !fsync(fd)) {
+        if (!fileio_write_all(fd, text, len) && !fchmod(fd, r->seen.st_mode & 0777) && !fsync(fd)) {
             what = "keep a backup of it";
             if (!keep_backup(r->path, backup, bcap)) {
                 what = "rename the new version into place";

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/fileio.h"
 #include "base/log.h"
 #include "dataset/dataset.h"
 #include "serve/api.h"
@@ -171,24 +172,6 @@ static char *run_param(const char *run, const char *group, const char *key) {
     return value;
 }
 
-/* Copies src to dst through a temporary file renamed into place: 0, or -1. */
-static int copy_file(const char *src, const char *dst) {
-    char *tmp = xasprintf("%s.tmp", dst), buf[65536];
-    FILE *in = fopen(src, "rb"), *out = in ? fopen(tmp, "wb") : NULL;
-    int rc = -1;
-    if (out) {
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, n, out) == n) {}
-        rc = ferror(in) || fflush(out) || fsync(fileno(out)) ? -1 : 0;
-        if (fclose(out)) rc = -1;
-        if (!rc) rc = rename(tmp, dst);
-        if (rc) unlink(tmp);
-    }
-    if (in) fclose(in);
-    free(tmp);
-    return rc;
-}
-
 /* The stage text: the loaded dataset's sentences into b->text. 0, or -1 (failed). */
 static int write_text(rebuild *b) {
     FILE *text = fopen(b->text, "w");
@@ -206,7 +189,7 @@ static int annotate_names(rebuild *b) {
     int rc = run_child(b, annotate_argv, NULL);
     free(annotate);
     char *names_copy = xasprintf("%s/names.tsv", b->new_dataset);
-    if (!rc && copy_file(b->names, names_copy)) rc = -1, failed(b, "cannot copy %s to %s: %s", b->names, names_copy, strerror(errno));
+    if (!rc && fileio_copy_replace(b->names, names_copy)) rc = -1, failed(b, "cannot copy %s to %s: %s", b->names, names_copy, strerror(errno));
     free(names_copy);
     return rc;
 }

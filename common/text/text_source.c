@@ -31,6 +31,8 @@ int64_t utf8_invalid_offset(const char *s, size_t len) {
     return -1;
 }
 
+size_t utf8_bom_length(const char *s, size_t len) { return len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0; }
+
 /* Length a UTF-8 sequence announces by its lead byte (0 = not a lead byte). */
 static size_t seq_len(unsigned char b) {
     if (b >= 0xC2 && b <= 0xDF) return 2;
@@ -62,8 +64,7 @@ static void read_document(read_fn rd, void *src, const char *doc, const text_sin
         }
         have += (size_t)n;
         size_t i = 0, start = 0;
-        if (first && have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) i = start = 3;
-        if (first && have >= 3) first = 0;
+        if (first && have >= 3) i = start = utf8_bom_length(buf, have), first = 0;
         while (i < have) {
             unsigned char b = (unsigned char)buf[i];
             if (b == '\n') {

@@ -37,5 +37,7 @@ int text_source_is_archive(const char *path);
 
 /* Byte offset of the first invalid UTF-8 sequence or NUL in s[0..len), or -1. */
 int64_t utf8_invalid_offset(const char *s, size_t len);
+/* Bytes of the UTF-8 byte-order mark s[0..len) starts with: 3, or 0 when there is none. */
+size_t utf8_bom_length(const char *s, size_t len);
 
 #endif

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *line = malloc(size + 1), **fields = NULL;
     memcpy(line, data, size);
     line[size] = 0;
-    int cap = 0, n = names_line_split(line, &fields, &cap);
+    int cap = 0, n = names_line_split(line, &fields, &cap, NULL);
     FUZZ_ASSERT(n >= 0 && n <= cap);
     for (int i = 0; i < n; i++) FUZZ_ASSERT(fields[i] >= line && fields[i] < line + size + 1);
     free(fields);
