@@ -128,8 +128,9 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS }; /* WHOLE_*: the span was a whole run of name words;
-                                                   * ENDS: a whole run that ended a phrase (ends_phrase) */
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED }; /* WHOLE_*: the span was a whole run of name words;
+                                                             * ENDS: a whole run that ended a phrase (ends_phrase);
+                                                             * MEASURED: a whole run after a quantity (after_quantity) */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
 enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
@@ -214,7 +215,7 @@ discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
     counter_init(&d->words, 3);
-    counter_init(&d->spans, 5);
+    counter_init(&d->spans, 6);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
@@ -488,6 +489,21 @@ static void count_listed(discover *d, char *const *tokens, int n) {
             counter_add(&d->words, tokens[i], strlen(tokens[i]), LISTED, 1);
 }
 
+/* Is the token a quantity: digits with ',' '.' '/' ("12", "3,800", "1.28",
+ * "8-3/4"), not a year ("the 1973 War Powers Act") nor an ordinal ("5th")? */
+static int quantity(const char *t) {
+    size_t n = strlen(t);
+    if (!n || t[0] < '0' || t[0] > '9' || strspn(t, "0123456789,./-") != n) return 0;
+    return !(n == 4 && strspn(t, "0123456789") == 4 && (t[0] == '1' || (t[0] == '2' && t[1] == '0')));
+}
+
+/* Does tokens[a] follow a quantity, or a quantity and one lower-case word
+ * ("12 H.K. Dlrs", "1.28 billion H.K. Dlrs"), as a unit or a currency does
+ * and a name seldom? */
+static int after_quantity(char *const *tokens, int a) {
+    return (a >= 1 && quantity(tokens[a - 1])) || (a >= 2 && lower_case_word(tokens[a - 1]) && quantity(tokens[a - 2]));
+}
+
 /* Has the text written tokens[a..b] away from a sentence start so far ("New
  * Zealand" in "... of New Zealand")? Then a capitalised common word that starts
  * a sentence with it ("New Zealand said") is the name's first word. */
@@ -581,6 +597,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 if ((a == i || (i == start && a == rest)) && b == e - 1) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
                     v[ENDS] += ends_phrase(tokens, n, e);
+                    v[MEASURED] += after_quantity(tokens, a);
                     if (a == b) d->alone[nalone++] = a;
                     count_frame(d, tokens, n, a, e);
                 }
@@ -729,6 +746,7 @@ typedef struct {
     int64_t whole_any, ends; /* whole runs, sentence starts included; those that ended a phrase (ends_phrase) */
     int64_t linked;     /* links to it (discover_add_link) */
     int64_t framed;     /* whole runs in its most frequent frame (count_frame) */
+    int64_t measured;   /* whole runs after a quantity (after_quantity) */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
@@ -911,6 +929,14 @@ static double min_alone_share(const discover *d, const cand *c) {
 #define ADJECTIVE_ENDS 0.05
 static int adjective(const cand *c) {
     return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
+}
+
+/* Is the candidate a unit or a currency ("H.K. Dlrs" in "12 H.K. Dlrs"):
+ * at least min_count and UNIT_SHARE of its whole runs after a quantity
+ * (after_quantity)? */
+#define UNIT_SHARE 0.5
+static int unit(const discover *d, const cand *c) {
+    return c->measured >= d->p.min_count && (double)c->measured >= UNIT_SHARE * (double)c->whole_any;
 }
 
 /* Is the word [w, w + len) one to three initials ("W.", "J.W.", "M.P.")? */
@@ -1485,6 +1511,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
         c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
         c->ends = v[ENDS];
+        c->measured = v[MEASURED];
         c->linked = links_to(d, c);
     }
     const counter *fr = &d->frames;
@@ -1506,7 +1533,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
