@@ -951,15 +951,21 @@ static int initials_word(const char *w, size_t len) {
  * runs ("Jenrette" of "Donaldson , Lufkin and Jenrette", "Exchange
  * Commission" of "Securities and Exchange Commission", "Flying Circus" of
  * "Monty Python 's Flying Circus"): at least min_count and FRAMED_SHARE of
- * its whole runs in one frame (count_frame), and no person's name with
- * initials (co-authors are named together: "M.P. Atkinson & J.W. Schmidt")? */
+ * its whole runs in one frame (count_frame), and no name of several words
+ * that starts with a proper word (proper_word: a first name, initials, a
+ * place) or has initials inside, as persons named together do ("Andrew
+ * Jackson and Michael Jackson", co-authors "M.P. Atkinson & J.W. Schmidt",
+ * "Jack W. Davidson")? */
 #define FRAMED_SHARE 0.5
 static int framed(const discover *d, const cand *c) {
     if (c->framed < d->p.min_count || (double)c->framed < FRAMED_SHARE * (double)c->whole_any) return 0;
-    for (size_t b = 0, e; b < c->len; b = e + 1) { /* a person's name with initials: "M.P. Atkinson & J.W. Schmidt" */
-        const char *sp = memchr(c->key + b, ' ', c->len - b);
-        if (!sp) break;
-        e = (size_t)(sp - c->key);
+    const char *sp = memchr(c->key, ' ', c->len); /* "Andrew Jackson and Michael Jackson", "M.P. Atkinson & J.W. Schmidt" */
+    if (!sp) return 1;
+    if (proper_word(d, c->key, (size_t)(sp - c->key))) return 0;
+    for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) { /* "Jack W. Davidson": "jack" is a common word */
+        const char *nx = memchr(c->key + b, ' ', c->len - b);
+        if (!nx) break;
+        e = (size_t)(nx - c->key);
         if (initials_word(c->key + b, e - b)) return 0;
     }
     return 1;
