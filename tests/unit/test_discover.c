@@ -416,9 +416,29 @@ static void test_first_name_alone_and_links(void) {
     }
 }
 
-/* Background name words for the tests below, so that the PMI of their
- * names' splits is high (no "and": a list repeated is framed). */
-static void add_background(discover *d) { add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10); }
+/* A sentence of a test text and how many times it is added. */
+typedef struct {
+    const char *text;
+    int times;
+} said;
+
+/* Discovery with the default parameters on the `text` (ended by a NULL text)
+ * over background name words, so that the PMI of the names' splits is high
+ * (no "and": a list repeated is framed); every name of `kept` (NULL-ended)
+ * is discovered, none of `dropped`. */
+static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
+    for (int i = 0; text[i].text; i++) add(d, text[i].text, text[i].times);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    for (int i = 0; kept[i]; i++) CHECK(find(names, n, kept[i]) >= 0);
+    for (int i = 0; dropped[i]; i++) CHECK(find(names, n, dropped[i]) < 0);
+    discovered_names_free(names, n);
+}
 
 /* A capitalised common word ("new": lower case 10 times) starting a sentence
  * is the name's first word when the text has written the run with it
@@ -428,21 +448,12 @@ static void add_background(discover *d) { add(d, "Paris , Rome , Oslo , Bern , R
  * was kept. "Yesterday Reagan spoke": "Yesterday Reagan" was never seen
  * elsewhere, so "Reagan" is whole there and kept. */
 static void test_sentence_start_first_word(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add_background(d);
-    add(d, "the new plan worked .", 10);
-    add(d, "talks in New Zealand ended .", 3);
-    add(d, "New Zealand said so .", 5);
-    add(d, "Yesterday Reagan spoke .", 4);
-    discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
-    CHECK(find(names, n, "New Zealand") >= 0);
-    CHECK(find(names, n, "Zealand") < 0);
-    CHECK(find(names, n, "Reagan") >= 0);
-    discovered_names_free(names, n);
+    const said text[] = {{"the new plan worked .", 10},
+                         {"talks in New Zealand ended .", 3},
+                         {"New Zealand said so .", 5},
+                         {"Yesterday Reagan spoke .", 4},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL}, (const char *const[]){"Zealand", NULL});
 }
 
 /* A name whose whole runs sit mostly in one frame of a name word and "and",
@@ -452,29 +463,20 @@ static void test_sentence_start_first_word(void) {
  * 's" are no names. Not a name of several words starting with a proper
  * word ("M.P. Atkinson & J.W. Schmidt": co-authors; "Andrew Jackson and
  * Michael Jackson" in test_variants_merged), not before a company designator
- * ("Morgan Stanley and Co"). */
+ * ("Morgan Stanley and Co": framed in 4 of 7 whole runs without that). */
 static void test_framed_fragments(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add_background(d);
-    add(d, "the exchange rate fell on a flying visit .", 5); /* "Exchange", "Flying": common words */
-    add(d, "the Securities and Exchange Commission said so .", 6);
-    add(d, "the Exchange Commission met .", 3);
-    add(d, "we watched Monty Python 's Flying Circus today .", 4);
-    add(d, "a paper by M.P. Atkinson & J.W. Schmidt appeared .", 4);
-    add(d, "shares of Morgan Stanley and Co rose .", 4);
-    add(d, "then Morgan Stanley said so .", 3); /* not framed in 4 of 7: the designator makes no frame */
-    discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
-    CHECK(find(names, n, "Securities and Exchange Commission") >= 0);
-    CHECK(find(names, n, "Exchange Commission") < 0);
-    CHECK(find(names, n, "Monty Python") >= 0);
-    CHECK(find(names, n, "Flying Circus") < 0);
-    CHECK(find(names, n, "J.W. Schmidt") >= 0 && find(names, n, "M.P. Atkinson") >= 0);
-    CHECK(find(names, n, "Morgan Stanley") >= 0);
-    discovered_names_free(names, n);
+    const said text[] = {{"the exchange rate fell on a flying visit .", 5}, /* "Exchange", "Flying": common words */
+                         {"the Securities and Exchange Commission said so .", 6},
+                         {"the Exchange Commission met .", 3},
+                         {"we watched Monty Python 's Flying Circus today .", 4},
+                         {"a paper by M.P. Atkinson & J.W. Schmidt appeared .", 4},
+                         {"shares of Morgan Stanley and Co rose .", 4},
+                         {"then Morgan Stanley said so .", 3},
+                         {NULL, 0}};
+    expect_names(text,
+                 (const char *const[]){"Securities and Exchange Commission", "Monty Python", "J.W. Schmidt",
+                                       "M.P. Atkinson", "Morgan Stanley", NULL},
+                 (const char *const[]){"Exchange Commission", "Flying Circus", NULL});
 }
 
 /* A name whose whole runs follow a quantity at least half the time ("12
@@ -482,21 +484,12 @@ static void test_framed_fragments(void) {
  * ("the 1973 War Powers Act") and an ordinal ("the 5th Intl Conf") are no
  * quantities. */
 static void test_units(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add_background(d);
-    add(d, "the stock rose 12 H.K. Dlrs today .", 3);
-    add(d, "profit was 1.28 billion H.K. Dlrs .", 2);
-    add(d, "the 1973 War Powers Act passed .", 4);
-    add(d, "the 5th Intl Conf met .", 4);
-    discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
-    CHECK(find(names, n, "H.K. Dlrs") < 0);
-    CHECK(find(names, n, "War Powers Act") >= 0);
-    CHECK(find(names, n, "Intl Conf") >= 0);
-    discovered_names_free(names, n);
+    const said text[] = {{"the stock rose 12 H.K. Dlrs today .", 3},
+                         {"profit was 1.28 billion H.K. Dlrs .", 2},
+                         {"the 1973 War Powers Act passed .", 4},
+                         {"the 5th Intl Conf met .", 4},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"War Powers Act", "Intl Conf", NULL}, (const char *const[]){"H.K. Dlrs", NULL});
 }
 
 static void test_nothing(void) {
