@@ -128,8 +128,9 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS }; /* WHOLE_*: the span was a whole run of name words;
-                                                   * ENDS: a whole run that ended a phrase (ends_phrase) */
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED }; /* WHOLE_*: the span was a whole run of name words;
+                                                             * ENDS: a whole run that ended a phrase (ends_phrase);
+                                                             * MEASURED: a whole run after a quantity (after_quantity) */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
 enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
@@ -197,6 +198,7 @@ struct discover {
     counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
     counter links;     /* names the text's link markup pointed at (discover_add_link) */
+    counter frames;    /* "<w j\tspan", ">j w\tspan": a whole run's frame of a name word and a joiner (count_frame) */
     counter lower;     /* case-folded candidates of several words: the text's lower-case occurrences
                         * (MID) and those with only the first word capitalised (LOWER_TAIL; second pass) */
     int lower_pass;    /* the second pass has begun: d->lower holds the candidates */
@@ -213,12 +215,13 @@ discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
     counter_init(&d->words, 3);
-    counter_init(&d->spans, 5);
+    counter_init(&d->spans, 6);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
     counter_init(&d->links, 1);
+    counter_init(&d->frames, 1);
     counter_init(&d->lower, 2);
     return d;
 }
@@ -232,6 +235,7 @@ void discover_free(discover *d) {
     counter_free(&d->initials);
     counter_free(&d->heads);
     counter_free(&d->links);
+    counter_free(&d->frames);
     counter_free(&d->lower);
     free(d->key);
     free(d->cls);
@@ -485,6 +489,58 @@ static void count_listed(discover *d, char *const *tokens, int n) {
             counter_add(&d->words, tokens[i], strlen(tokens[i]), LISTED, 1);
 }
 
+/* Is the token a quantity: digits with ',' '.' '/' ("12", "3,800", "1.28",
+ * "8-3/4"), not a year ("the 1973 War Powers Act") nor an ordinal ("5th")? */
+static int quantity(const char *t) {
+    size_t n = strlen(t);
+    if (!n || t[0] < '0' || t[0] > '9' || strspn(t, "0123456789,./-") != n) return 0;
+    return !(n == 4 && strspn(t, "0123456789") == 4 && (t[0] == '1' || (t[0] == '2' && t[1] == '0')));
+}
+
+/* Does tokens[a] follow a quantity, or a quantity and one lower-case word
+ * ("12 H.K. Dlrs", "1.28 billion H.K. Dlrs"), as a unit or a currency does
+ * and a name seldom? */
+static int after_quantity(char *const *tokens, int a) {
+    return (a >= 1 && quantity(tokens[a - 1])) || (a >= 2 && lower_case_word(tokens[a - 1]) && quantity(tokens[a - 2]));
+}
+
+/* Has the text written tokens[a..b] away from a sentence start so far ("New
+ * Zealand" in "... of New Zealand")? Then a capitalised common word that starts
+ * a sentence with it ("New Zealand said") is the name's first word. */
+static int seen_mid(discover *d, char *const *tokens, int a, int b) {
+    size_t len = join(d, tokens, a, b, ' ');
+    int64_t i = strmap_get(&d->spans.map, d->key, len);
+    return i >= 0 && d->spans.v[i * d->spans.slots + MID] > 0;
+}
+
+/* Is the token a word that binds two runs of name words into one longer
+ * name ("Securities and Exchange Commission", "Python 's Flying Circus")?
+ * Before a name: "and", "&", "'s"; after it: "and", "&" (not "'s": the
+ * possessor is a name of its own, "Moody 's"). Not ",": "Austin , Texas" and
+ * lists of authors are as frequent as "Kidder , Peabody". */
+static int frame_joiner(const char *t, int left) {
+    return !strcmp(t, "and") || !strcmp(t, "&") || (left && !strcmp(t, "'s"));
+}
+
+/* The frames of a whole run tokens[a..e): a name word and a joiner before it
+ * ("Securities and") or a joiner and a name word after it ("and Jenrette"),
+ * counted per span: a name whose whole runs mostly sit in one frame is a
+ * fragment of a longer name that "and" or "'s" cuts into runs. */
+static void count_frame(discover *d, char *const *tokens, int n, int a, int e) {
+    if (e - a > d->p.max_len) return;
+    for (int side = 0; side < 2; side++) {
+        int j = side ? e : a - 2; /* the frame's first token */
+        if (j < 0 || j + 1 >= n) continue;
+        int w = side ? j + 1 : j; /* the frame's name word */
+        if (d->cls[w] != TOKEN_NAME || !frame_joiner(tokens[side ? j : j + 1], !side) || in_list(DESIGNATORS, tokens[w], strlen(tokens[w])))
+            continue; /* "Morgan Stanley and Co" is Morgan Stanley's company form */
+        size_t len = join(d, tokens, a, e - 1, ' ');
+        char *key = xasprintf("%c%s %s\t%.*s", side ? '>' : '<', tokens[j], tokens[j + 1], (int)len, d->key);
+        counter_add(&d->frames, key, strlen(key), MID, 1);
+        free(key);
+    }
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
@@ -527,7 +583,8 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
          * the Church of England") */
         int rest = i + 1;
         while (i == start && rest < e && cls[rest] != TOKEN_NAME) rest++;
-        if (i == start && !common_so_far(d, tokens[i])) rest = e; /* "AppleTalk Filing Protocol": no exemption */
+        if (i == start && (!common_so_far(d, tokens[i]) || (rest < e && seen_mid(d, tokens, i, rest))))
+            rest = e; /* "AppleTalk Filing Protocol", "New Zealand": no exemption */
         for (int a = i; a < e; a++) {
             if (cls[a] != TOKEN_NAME && !(a == i && cls[a] == TOKEN_CONNECTOR)) continue;
             d->name_words += cls[a] == TOKEN_NAME;
@@ -540,7 +597,9 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 if ((a == i || (i == start && a == rest)) && b == e - 1) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
                     v[ENDS] += ends_phrase(tokens, n, e);
+                    v[MEASURED] += after_quantity(tokens, a);
                     if (a == b) d->alone[nalone++] = a;
+                    count_frame(d, tokens, n, a, e);
                 }
             }
         }
@@ -562,6 +621,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (d->together.n > d->p.max_table) counter_prune(&d->together);
     if (d->initials.n > d->p.max_table) counter_prune(&d->initials);
     if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
+    if (d->frames.n > d->p.max_table) counter_prune(&d->frames);
 }
 
 void discover_add_link(discover *d, const char *name, int64_t links) {
@@ -685,6 +745,8 @@ typedef struct {
     int64_t whole;      /* occurrences as a whole run of name words */
     int64_t whole_any, ends; /* whole runs, sentence starts included; those that ended a phrase (ends_phrase) */
     int64_t linked;     /* links to it (discover_add_link) */
+    int64_t framed;     /* whole runs in its most frequent frame (count_frame) */
+    int64_t measured;   /* whole runs after a quantity (after_quantity) */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
@@ -867,6 +929,46 @@ static double min_alone_share(const discover *d, const cand *c) {
 #define ADJECTIVE_ENDS 0.05
 static int adjective(const cand *c) {
     return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
+}
+
+/* Is the candidate a unit or a currency ("H.K. Dlrs" in "12 H.K. Dlrs"):
+ * at least min_count and UNIT_SHARE of its whole runs after a quantity
+ * (after_quantity)? */
+#define UNIT_SHARE 0.5
+static int unit(const discover *d, const cand *c) {
+    return c->measured >= d->p.min_count && (double)c->measured >= UNIT_SHARE * (double)c->whole_any;
+}
+
+/* Is the word [w, w + len) one to three initials ("W.", "J.W.", "M.P.")? */
+static int initials_word(const char *w, size_t len) {
+    if (len < 2 || len > 6 || len % 2) return 0;
+    for (size_t k = 0; k < len; k += 2)
+        if (w[k] < 'A' || w[k] > 'Z' || w[k + 1] != '.') return 0;
+    return 1;
+}
+
+/* Is the candidate a fragment of a longer name that "and" or "'s" cuts into
+ * runs ("Jenrette" of "Donaldson , Lufkin and Jenrette", "Exchange
+ * Commission" of "Securities and Exchange Commission", "Flying Circus" of
+ * "Monty Python 's Flying Circus"): at least min_count and FRAMED_SHARE of
+ * its whole runs in one frame (count_frame), and no name of several words
+ * that starts with a proper word (proper_word: a first name, initials, a
+ * place) or has initials inside, as persons named together do ("Andrew
+ * Jackson and Michael Jackson", co-authors "M.P. Atkinson & J.W. Schmidt",
+ * "Jack W. Davidson")? */
+#define FRAMED_SHARE 0.5
+static int framed(const discover *d, const cand *c) {
+    if (c->framed < d->p.min_count || (double)c->framed < FRAMED_SHARE * (double)c->whole_any) return 0;
+    const char *sp = memchr(c->key, ' ', c->len); /* "Andrew Jackson and Michael Jackson", "M.P. Atkinson & J.W. Schmidt" */
+    if (!sp) return 1;
+    if (proper_word(d, c->key, (size_t)(sp - c->key))) return 0;
+    for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) { /* "Jack W. Davidson": "jack" is a common word */
+        const char *nx = memchr(c->key + b, ' ', c->len - b);
+        if (!nx) break;
+        e = (size_t)(nx - c->key);
+        if (initials_word(c->key + b, e - b)) return 0;
+    }
+    return 1;
 }
 
 /* Is the candidate of several words an ordinary phrase that the text also
@@ -1415,7 +1517,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->whole = v[WHOLE_MID] + (initial ? v[WHOLE_INIT] : 0);
         c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
         c->ends = v[ENDS];
+        c->measured = v[MEASURED];
         c->linked = links_to(d, c);
+    }
+    const counter *fr = &d->frames;
+    for (size_t s = 0; s < fr->map.cap; s++) {
+        if (!fr->map.hash[s]) continue;
+        const char *tab = memchr(fr->map.key[s], '\t', fr->map.klen[s]);
+        int64_t i = strmap_get(&sp->map, tab + 1, fr->map.klen[s] - (size_t)(tab + 1 - fr->map.key[s]));
+        int64_t k = fr->v[fr->map.val[s] * fr->slots + MID];
+        if (i >= 0 && k > cs[i].framed) cs[i].framed = k;
     }
     /* longest first, so that a candidate's kept extensions are known when it is judged */
     cand **order = xmalloc(sizeof *order * (size_t)(n + 1));
@@ -1428,7 +1539,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && adjective(c))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {

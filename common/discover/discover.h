@@ -10,7 +10,10 @@
  *    stoplist) never start a name. A span at the start of a sentence is counted
  *    apart, and counts as a name there only when its first word is usually
  *    capitalised: seen capitalised away from sentence starts, and its
- *    lower-case form at most 2x as frequent as that.
+ *    lower-case form at most 2x as frequent as that. The rest of such a run
+ *    counts as a whole run only after a common first word that the text has
+ *    not written with it away from a sentence start so far ("Yesterday
+ *    Reagan", not "New Zealand": no whole "Zealand").
  *  - acronyms: "Expansion ( ACR )" and "ACR ( Expansion )", where the capitals
  *    of ACR are the initials of the expansion's capitalised words; the acronym
  *    becomes an alias of the expansion's entity (the entity it was merged into, below),
@@ -58,6 +61,17 @@
  *    min_count times is kept whatever the counts of fragments, adjectives,
  *    concordance and first names say; it must still be shaped like a name and,
  *    of one word, no common word ("{Home}" as a link's label);
+ *  - no fragment cut by "and" or "'s": fewer than half (or fewer than
+ *    min_count) of its whole runs in one frame, a name word and "and", "&"
+ *    or "'s" before it or "and"/"&" and a name word after it ("Exchange
+ *    Commission" after "Securities and", "Flying Circus" after "Python 's");
+ *    a frame's name word is no company designator ("Morgan Stanley and Co"),
+ *    and a name of several words starting with a proper word or holding
+ *    initials is exempt (persons named together: "M.P. Atkinson & J.W.
+ *    Schmidt");
+ *  - no unit: fewer than half (or fewer than min_count) of its whole runs
+ *    after a quantity, a number or a number and a lower-case word, not a
+ *    year nor an ordinal ("12 H.K. Dlrs", "1.28 billion H.K. Dlrs");
  *  - no adjective: of 20 or more whole runs, at least 5% end a phrase
  *    (punctuation, "'s", a number or a verb such as "said" follows: "Japanese"
  *    is followed by a noun);
@@ -109,9 +123,10 @@
  *    seen in one sentence ("DEC" ~ "Digital Equipment Corporation").
  * Each alias carries the rule that made it (merge_rule; names.tsv says it).
  * Memory: a table of the distinct words, one of the distinct candidate spans,
+ * one of the (frame, whole run) pairs,
  * one of the (word alone, long form) pairs met in a sentence, one of the
  * (acronym, span with its initials) pairs met in a sentence and one of the
- * distinct definition heads; when one of the latter four exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
+ * distinct definition heads; when one of the latter five exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
  * bounded whatever the text size. */
 #ifndef PROBEXPAN_DISCOVER_H
 #define PROBEXPAN_DISCOVER_H

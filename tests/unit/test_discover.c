@@ -416,6 +416,82 @@ static void test_first_name_alone_and_links(void) {
     }
 }
 
+/* A sentence of a test text and how many times it is added. */
+typedef struct {
+    const char *text;
+    int times;
+} said;
+
+/* Discovery with the default parameters on the `text` (ended by a NULL text)
+ * over background name words, so that the PMI of the names' splits is high
+ * (no "and": a list repeated is framed); every name of `kept` (NULL-ended)
+ * is discovered, none of `dropped`. */
+static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
+    for (int i = 0; text[i].text; i++) add(d, text[i].text, text[i].times);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    for (int i = 0; kept[i]; i++) CHECK(find(names, n, kept[i]) >= 0);
+    for (int i = 0; dropped[i]; i++) CHECK(find(names, n, dropped[i]) < 0);
+    discovered_names_free(names, n);
+}
+
+/* A capitalised common word ("new": lower case 10 times) starting a sentence
+ * is the name's first word when the text has written the run with it
+ * elsewhere before ("talks in New Zealand"): "New Zealand said so" gives
+ * "Zealand" no whole run, so "Zealand" (8 occurrences, 3 in its extension)
+ * is no name. Without the rule its 5 sentence-start runs were whole and it
+ * was kept. "Yesterday Reagan spoke": "Yesterday Reagan" was never seen
+ * elsewhere, so "Reagan" is whole there and kept. */
+static void test_sentence_start_first_word(void) {
+    const said text[] = {{"the new plan worked .", 10},
+                         {"talks in New Zealand ended .", 3},
+                         {"New Zealand said so .", 5},
+                         {"Yesterday Reagan spoke .", 4},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL}, (const char *const[]){"Zealand", NULL});
+}
+
+/* A name whose whole runs sit mostly in one frame of a name word and "and",
+ * "&" or "'s" is a fragment: "Exchange Commission" after "Securities and" in
+ * 6 of its 9 whole runs (3 more alone keep it complete next to the kept
+ * "Securities and Exchange Commission") and "Flying Circus" after "Python
+ * 's" are no names. Not a name of several words starting with a proper
+ * word ("M.P. Atkinson & J.W. Schmidt": co-authors; "Andrew Jackson and
+ * Michael Jackson" in test_variants_merged), not before a company designator
+ * ("Morgan Stanley and Co": framed in 4 of 7 whole runs without that). */
+static void test_framed_fragments(void) {
+    const said text[] = {{"the exchange rate fell on a flying visit .", 5}, /* "Exchange", "Flying": common words */
+                         {"the Securities and Exchange Commission said so .", 6},
+                         {"the Exchange Commission met .", 3},
+                         {"we watched Monty Python 's Flying Circus today .", 4},
+                         {"a paper by M.P. Atkinson & J.W. Schmidt appeared .", 4},
+                         {"shares of Morgan Stanley and Co rose .", 4},
+                         {"then Morgan Stanley said so .", 3},
+                         {NULL, 0}};
+    expect_names(text,
+                 (const char *const[]){"Securities and Exchange Commission", "Monty Python", "J.W. Schmidt",
+                                       "M.P. Atkinson", "Morgan Stanley", NULL},
+                 (const char *const[]){"Exchange Commission", "Flying Circus", NULL});
+}
+
+/* A name whose whole runs follow a quantity at least half the time ("12
+ * H.K. Dlrs", "1.28 billion H.K. Dlrs") is a unit or a currency; a year
+ * ("the 1973 War Powers Act") and an ordinal ("the 5th Intl Conf") are no
+ * quantities. */
+static void test_units(void) {
+    const said text[] = {{"the stock rose 12 H.K. Dlrs today .", 3},
+                         {"profit was 1.28 billion H.K. Dlrs .", 2},
+                         {"the 1973 War Powers Act passed .", 4},
+                         {"the 5th Intl Conf met .", 4},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"War Powers Act", "Intl Conf", NULL}, (const char *const[]){"H.K. Dlrs", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -441,5 +517,8 @@ RUN(test_heads_of_running_text);
 RUN(test_lower_case_phrase);
 RUN(test_abbreviation_and_common_noun);
 RUN(test_first_name_alone_and_links);
+RUN(test_sentence_start_first_word);
+RUN(test_framed_fragments);
+RUN(test_units);
 RUN(test_nothing);
 TEST_MAIN_END
