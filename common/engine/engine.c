@@ -147,6 +147,7 @@ engine_request engine_request_defaults(void) {
     q.refine_check = 1;
     q.genus_agreement = ENGINE_GENUS_AGREEMENT;
     q.genus_gate = ENGINE_GENUS_GATE;
+    q.located_share = ENGINE_LOCATED_SHARE;
     return q;
 }
 
@@ -574,6 +575,22 @@ static int genus_gate_open(const call *c, const engine_item *items, int n) {
     return c->q->genus_gate >= 1 || (share >= 0 && share < c->q->genus_gate);
 }
 
+/* The place-in-place rule (located_pairs.h) on the final ranking items[0..n). */
+static void demote_located(const call *c, engine_item *items, int n) {
+    int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
+    int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) rows[i] = items[i].row;
+    if (located_pairs_demote(&c->g->idx.located, c->g->idx.mentions, c->members, c->nmembers, rows, n,
+                             c->q->located_share, order)) {
+        engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
+        memcpy(was, items, sizeof *was * (size_t)n);
+        for (int i = 0; i < n; i++) items[i] = was[order[i]];
+        free(was);
+    }
+    free(rows);
+    free(order);
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -683,6 +700,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             out->n = rerank_by_genus(&c, out->items, out->n, q->size);
             out->genus_reranked = 1;
         }
+        demote_located(&c, out->items, out->n);
     }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);
