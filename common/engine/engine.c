@@ -547,18 +547,22 @@ static int64_t *genus_candidates(const call *c, int *n) {
     return cand;
 }
 
+/* items[0..n) in the order order[0..n) (positions in the old order). */
+static void reorder_items(engine_item *items, int n, const int *order) {
+    engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
+    memcpy(was, items, sizeof *was * (size_t)n);
+    for (int i = 0; i < n; i++) items[i] = was[order[i]];
+    free(was);
+}
+
 /* The final ranking items[0..n) re-ranked by the candidates' own definitions against the
  * set's (genus_agreement.h), then cut to size; returns the new n. */
 static int rerank_by_genus(const call *c, engine_item *items, int n, int size) {
     int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
     int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) rows[i] = items[i].row;
-    if (genus_agreement_order(&c->g->genus, c->members, c->nmembers, rows, n, c->q->genus_agreement, order)) {
-        engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
-        memcpy(was, items, sizeof *was * (size_t)n);
-        for (int i = 0; i < n; i++) items[i] = was[order[i]];
-        free(was);
-    }
+    if (genus_agreement_order(&c->g->genus, c->members, c->nmembers, rows, n, c->q->genus_agreement, order))
+        reorder_items(items, n, order);
     free(rows);
     free(order);
     return n < size ? n : size;
@@ -581,12 +585,8 @@ static void demote_located(const call *c, engine_item *items, int n) {
     int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) rows[i] = items[i].row;
     if (located_pairs_demote(&c->g->idx.located, c->g->idx.mentions, c->members, c->nmembers, rows, n,
-                             c->q->located_share, order)) {
-        engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
-        memcpy(was, items, sizeof *was * (size_t)n);
-        for (int i = 0; i < n; i++) items[i] = was[order[i]];
-        free(was);
-    }
+                             c->q->located_share, order))
+        reorder_items(items, n, order);
     free(rows);
     free(order);
 }
