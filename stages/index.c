@@ -20,6 +20,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "catalog/catalog.h"
+#include "model/located_pairs.h"
 #include "model/pattern_samples.h"
 
 int main(int argc, char **argv) {

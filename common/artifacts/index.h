@@ -21,7 +21,6 @@
 #include "base/hashmap.h"
 #include "dataset/dataset.h"
 #include "artifacts/pattern_settings.h"
-#include "model/located_pairs.h"
 
 #define INDEX_KIND "index"
 #define INDEX_SCHEMA 3 /* 2: genus features (genus_weight); 3: list, head and name features, evidence */

@@ -22,6 +22,7 @@
 #include "method/rerank.h"
 #include "method/windowsearch.h"
 #include "model/genus_agreement.h"
+#include "model/located_pairs.h"
 
 struct engine {
     corpus_index idx;

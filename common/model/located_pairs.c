@@ -102,10 +102,3 @@ int located_pairs_demote(const located_pairs *p, const int64_t *mentions, const 
     free(above);
     return nmoved;
 }
-
-void located_pairs_free(located_pairs *p) {
-    free(p->a);
-    free(p->b);
-    free(p->count);
-    memset(p, 0, sizeof *p);
-}

@@ -21,11 +21,8 @@
 
 #include "model/pattern_model.h"
 
-typedef struct {
-    int64_t n;        /* pairs */
-    int32_t *a, *b;   /* entity rows: "a , b"; (a, b) strictly ascending, a != b */
-    int32_t *count;   /* samples of a named so, >= 1 */
-} located_pairs;
+/* located_pairs, the pairs as the index stores them, and located_pairs_free: in
+ * artifacts/pattern_settings.h. */
 
 /* The pairs of the samples ps[0..S): each sample with LOCATED_BEFORE and a located_in other
  * than its own entity, except where B's name abbreviates A's (name[row]: "London Meat Futures
@@ -37,7 +34,5 @@ void located_pairs_count(const pattern_sample *ps, int64_t S, const char *const 
  * order. Returns how many were moved (0: order is the identity). share <= 0: none moved. */
 int located_pairs_demote(const located_pairs *p, const int64_t *mentions, const int64_t *seeds, int nseeds,
                          const int64_t *rows, int n, double share, int *order);
-
-void located_pairs_free(located_pairs *p);
 
 #endif
