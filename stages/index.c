@@ -20,6 +20,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "catalog/catalog.h"
+#include "model/located_pairs.h"
 #include "model/pattern_samples.h"
 
 int main(int argc, char **argv) {
@@ -54,6 +55,13 @@ int main(int argc, char **argv) {
                  c.list_weight, c.evidence);
     pattern_counts k;
     pattern_counts_build(&k, &c, E, S, ps);
+    located_pairs lp = {0};
+    if (c.list_weight > 0 && cluster_rank() == 0) { /* running text: the place-in-place rule's pairs */
+        const char **name = xmalloc(sizeof(char *) * (size_t)(E + 1));
+        for (int64_t e = 0; e < E; e++) name[e] = samples_name(s, e);
+        located_pairs_count(ps, S, name, &lp);
+        free(name);
+    }
     free(ps);
     if (cluster_rank() > 0) { /* a worker: its counts went to rank 0, which writes the index */
         samples_close(s);
@@ -66,7 +74,7 @@ int main(int argc, char **argv) {
     }
     entity_table t;
     samples_entity_table(s, &t);
-    index_write(out, &t, mentions, S, samples_path, &c, &k);
+    index_write(out, &t, mentions, S, samples_path, &c, &k, &lp);
     double secs = now_seconds() - t0;
     char a[32], b[32], d[32], e[32];
     catalog_metric("features", (double)k.F);
@@ -77,6 +85,7 @@ int main(int argc, char **argv) {
     entity_table_free(&t);
     free(mentions);
     pattern_counts_free(&k);
+    located_pairs_free(&lp);
     samples_close(s);
     return 0;
 }

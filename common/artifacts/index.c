@@ -9,7 +9,8 @@
 #include "format/lebin.h"
 
 void index_write(const char *path, const entity_table *t, const int64_t *mentions, int64_t samples,
-                 const char *samples_path, const pattern_config *c, const pattern_counts *k) {
+                 const char *samples_path, const pattern_config *c, const pattern_counts *k,
+                 const located_pairs *lp) {
     artifact_writer *w = artifact_create(path, INDEX_KIND, INDEX_SCHEMA);
     artifact_param_str(w, "model", "patterns");
     artifact_param_options(w); /* the program's (index's) options; the payload holds the configuration */
@@ -24,7 +25,7 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
     mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
-    msgpack_pack_map(pk, 17);
+    msgpack_pack_map(pk, lp->n > 0 ? 20 : 17);
     mp_kv_str(pk, "model", "patterns");
     mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
     mp_kv_int(pk, "bag", c->bag);
@@ -42,6 +43,11 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_pack_le_bin(pk, "foff", k->foff, k->F + 1, 8);
     mp_pack_le_bin(pk, "ent", k->ent, k->foff[k->F], 4);
     mp_pack_le_bin(pk, "cnt", k->cnt, k->foff[k->F], 4);
+    if (lp->n > 0) { /* absent when none: a glossary's index stays as it was */
+        mp_pack_le_bin(pk, "located_a", lp->a, lp->n, 4);
+        mp_pack_le_bin(pk, "located_b", lp->b, lp->n, 4);
+        mp_pack_le_bin(pk, "located_count", lp->count, lp->n, 4);
+    }
     artifact_commit(w);
 }
 
@@ -134,6 +140,34 @@ static void check_keys(artifact_reader *r, const pattern_counts *k, const patter
     free(sorted);
 }
 
+/* The apposition pairs of map o, if it has them: three bins of n little-endian int32, (a, b)
+ * rows strictly ascending, a != b, counts 1..mentions[a]. */
+static void read_located(artifact_reader *r, const msgpack_object *o, int64_t E, const int64_t *mentions,
+                         located_pairs *p) {
+    memset(p, 0, sizeof *p);
+    const msgpack_object *a = mp_get(r, o, "located_a", 0);
+    if (!a) return;
+    if (a->type != MSGPACK_OBJECT_BIN || a->via.bin.size % 4 != 0)
+        artifact_bad(r, "'located_a': expected a bin of little-endian int32");
+    p->n = (int64_t)(a->via.bin.size / 4);
+    p->a = xmalloc(sizeof(int32_t) * (size_t)(p->n + 1));
+    p->b = xmalloc(sizeof(int32_t) * (size_t)(p->n + 1));
+    p->count = xmalloc(sizeof(int32_t) * (size_t)(p->n + 1));
+    mp_read_le_bin(r, o, "located_a", p->n, 4, p->a);
+    mp_read_le_bin(r, o, "located_b", p->n, 4, p->b);
+    mp_read_le_bin(r, o, "located_count", p->n, 4, p->count);
+    for (int64_t i = 0; i < p->n; i++) {
+        if (p->a[i] < 0 || p->a[i] >= E || p->b[i] < 0 || p->b[i] >= E || p->a[i] == p->b[i])
+            artifact_bad(r, "located pair %lld is (%d, %d): expected two different entity rows in 0..%lld", (long long)i,
+                         p->a[i], p->b[i], (long long)E - 1);
+        if (i > 0 && (p->a[i] < p->a[i - 1] || (p->a[i] == p->a[i - 1] && p->b[i] <= p->b[i - 1])))
+            artifact_bad(r, "located pair %lld is (%d, %d): expected pairs strictly ascending", (long long)i, p->a[i], p->b[i]);
+        if (p->count[i] < 1 || p->count[i] > mentions[p->a[i]])
+            artifact_bad(r, "located pair %lld counts %d: expected 1..%lld, the mentions of entity row %d", (long long)i,
+                         p->count[i], (long long)mentions[p->a[i]], p->a[i]);
+    }
+}
+
 void index_read(corpus_index *x, const char *path) {
     memset(x, 0, sizeof *x);
     artifact_reader *r = artifact_open(path, INDEX_KIND, INDEX_SCHEMA);
@@ -189,6 +223,7 @@ void index_read(corpus_index *x, const char *path) {
     mp_read_le_bin(r, &o, "cnt", P, 4, k->cnt);
     check_counts(r, k, x->cfg.min_entities);
     check_keys(r, k, &x->cfg, x->mentions);
+    read_located(r, &o, E, x->mentions, &x->located);
     k->mentions = xmalloc(sizeof(int64_t) * (size_t)(E + 1));
     memcpy(k->mentions, x->mentions, sizeof(int64_t) * (size_t)E);
     artifact_expect_end(r);
@@ -201,5 +236,6 @@ void index_free(corpus_index *x) {
     intmap_free(&x->row_of_eid);
     free(x->mentions);
     pattern_counts_free(&x->counts);
+    located_pairs_free(&x->located);
     memset(x, 0, sizeof *x);
 }

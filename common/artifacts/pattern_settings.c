@@ -75,3 +75,10 @@ void pattern_counts_free(pattern_counts *k) {
     free(k->mentions);
     memset(k, 0, sizeof *k);
 }
+
+void located_pairs_free(located_pairs *p) {
+    free(p->a);
+    free(p->b);
+    free(p->count);
+    memset(p, 0, sizeof *p);
+}

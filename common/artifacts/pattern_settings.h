@@ -61,7 +61,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
     X(c, "list-weight", list_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the list features: the members of the coordination list a mention is in "             \
       "(\"Japan , West Germany and Britain\"), \", NAME\" after a mention and \"NAME ,\" before it (\"Houston , "      \
-      "Texas .\"), and the titles of a name in its longer names (\"Finance Minister Kiichi Miyazawa\"); 0 = none", 0, \
+      "Texas .\"), and the titles of a name in its longer names (\"Finance Minister Kiichi Miyazawa\"); > 0 also "  \
+      "records the apposition pairs of query's --located-share; 0 = none", 0, \
       1e6, \
       PATTERN_FROM_CORPUS("0", "2"))                   \
     X(c, "head-weight", head_weight, OPT_DOUBLE, "X",                                                              \
@@ -124,5 +125,14 @@ typedef struct {
     int64_t *mentions; /* [E] samples of each entity (the evidence of its profile) */
 } pattern_counts;
 void pattern_counts_free(pattern_counts *k);
+
+/* The apposition pairs "A , B" of running text per pair of entities, as the index stores them
+ * (counted and used by common/model/located_pairs.h). */
+typedef struct {
+    int64_t n;        /* pairs */
+    int32_t *a, *b;   /* entity rows: "a , b"; (a, b) strictly ascending, a != b */
+    int32_t *count;   /* samples of a named so, >= 1 */
+} located_pairs;
+void located_pairs_free(located_pairs *p);
 
 #endif

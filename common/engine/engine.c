@@ -22,6 +22,7 @@
 #include "method/rerank.h"
 #include "method/windowsearch.h"
 #include "model/genus_agreement.h"
+#include "model/located_pairs.h"
 
 struct engine {
     corpus_index idx;
@@ -147,6 +148,7 @@ engine_request engine_request_defaults(void) {
     q.refine_check = 1;
     q.genus_agreement = ENGINE_GENUS_AGREEMENT;
     q.genus_gate = ENGINE_GENUS_GATE;
+    q.located_share = ENGINE_LOCATED_SHARE;
     return q;
 }
 
@@ -546,18 +548,22 @@ static int64_t *genus_candidates(const call *c, int *n) {
     return cand;
 }
 
+/* items[0..n) in the order order[0..n) (positions in the old order). */
+static void reorder_items(engine_item *items, int n, const int *order) {
+    engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
+    memcpy(was, items, sizeof *was * (size_t)n);
+    for (int i = 0; i < n; i++) items[i] = was[order[i]];
+    free(was);
+}
+
 /* The final ranking items[0..n) re-ranked by the candidates' own definitions against the
  * set's (genus_agreement.h), then cut to size; returns the new n. */
 static int rerank_by_genus(const call *c, engine_item *items, int n, int size) {
     int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
     int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) rows[i] = items[i].row;
-    if (genus_agreement_order(&c->g->genus, c->members, c->nmembers, rows, n, c->q->genus_agreement, order)) {
-        engine_item *was = xmalloc(sizeof *was * (size_t)(n + 1));
-        memcpy(was, items, sizeof *was * (size_t)n);
-        for (int i = 0; i < n; i++) items[i] = was[order[i]];
-        free(was);
-    }
+    if (genus_agreement_order(&c->g->genus, c->members, c->nmembers, rows, n, c->q->genus_agreement, order))
+        reorder_items(items, n, order);
     free(rows);
     free(order);
     return n < size ? n : size;
@@ -572,6 +578,18 @@ static int genus_gate_open(const call *c, const engine_item *items, int n) {
     double share = genus_agreement_list_share(&c->g->genus, c->members, c->nmembers, rows, k);
     c->res->genus_share = share;
     return c->q->genus_gate >= 1 || (share >= 0 && share < c->q->genus_gate);
+}
+
+/* The place-in-place rule (located_pairs.h) on the final ranking items[0..n). */
+static void demote_located(const call *c, engine_item *items, int n) {
+    int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
+    int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) rows[i] = items[i].row;
+    if (located_pairs_demote(&c->g->idx.located, c->g->idx.mentions, c->members, c->nmembers, rows, n,
+                             c->q->located_share, order))
+        reorder_items(items, n, order);
+    free(rows);
+    free(order);
 }
 
 static double thread_cpu_seconds(void) {
@@ -683,6 +701,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             out->n = rerank_by_genus(&c, out->items, out->n, q->size);
             out->genus_reranked = 1;
         }
+        demote_located(&c, out->items, out->n);
     }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);

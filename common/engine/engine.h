@@ -88,6 +88,10 @@
  * are called by the set's heads (genus_agreement_list_share); 1 = always. */
 #define ENGINE_GENUS_GATE 0.25
 #define ENGINE_GENUS_GATE_LIST 30
+/* The place-in-place rule (common/model/located_pairs.h): an entity of the final list whose
+ * appositions "E , Y" with a seed or an entity above it make up at least this share of its
+ * mentions goes to the list's end. Only an index of running text has the pairs. */
+#define ENGINE_LOCATED_SHARE 0.05
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -155,6 +159,8 @@ typedef struct {
                              * 0: not (ENGINE_GENUS_AGREEMENT) */
     double genus_gate;      /* in [0, 1]: the re-ranking applies only when the context ranking's
                              * share named by the set's heads is below this (ENGINE_GENUS_GATE) */
+    double located_share;   /* > 0: the place-in-place rule on the final list with this share
+                             * (ENGINE_LOCATED_SHARE); 0: not */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -179,6 +185,7 @@ engine_request engine_request_defaults(void);
     {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
     {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (where --genus-gate opens: searched again to 200, with the entities whose definitions name the set's heads) by what its entities' own definitions call them against the genus heads the most seeds share (at least half): position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
     {"genus-gate", OPT_DOUBLE, &(q).genus_gate, "S", "--genus-agreement applies only when, of the first 30 entities of the context ranking that some definition has as its subject, fewer than this share are called by the set's heads (the contexts have drifted from what the seeds are); 1 = always", 0, 1}, \
+    {"located-share", OPT_DOUBLE, &(q).located_share, "S", "move to the end of the list the entities named inside a seed or an entity ranked above them (\"Calgary , Alberta\": appositions \"E , Y\" with such a Y, more often than \"Y , E\", in at least this share of E's mentions); running text only (a glossary's index has no appositions); 0 = off", 0, 1}, \
     {"select", OPT_INT, &(q).select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1}, \
     {"select-features", OPT_INT, &(q).features.top, "N", "--select: features selected", 1, 1000000}, \
     {"select-min-share", OPT_INT, &(q).features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000}, \

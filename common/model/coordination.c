@@ -1,4 +1,4 @@
-/* coordination: coordination lists and "X , Y" locations among a sentence's mentions (contract
+/* coordination: coordination lists, "X , Y" locations and apposition pairs among a sentence's mentions (contract
  * in coordination.h). */
 #include "model/coordination.h"
 
@@ -51,4 +51,12 @@ void coordination_located(const genus_vocab *v, const sentence_mention *m, int n
         const sentence_mention *b = &m[i + 1];
         if (genus_ends_phrase(v, b->ids[b->mask + 1])) located[i + 1] |= LOCATED_AFTER;
     }
+}
+
+int coordination_pair(const genus_vocab *v, const sentence_mention *m, int n, const int *located, int i) {
+    if (!(located[i] & LOCATED_BEFORE) || i + 1 >= n) return 0;
+    if (i > 0 && (located[i - 1] & LOCATED_BEFORE)) return 0;
+    if (located[i + 1] & LOCATED_BEFORE) return 0;
+    const sentence_mention *b = &m[i + 1];
+    return b->mask + 1 >= b->len || !genus_is_conjunction(v, b->ids[b->mask + 1]);
 }

@@ -43,4 +43,11 @@ void coordination_lists(const genus_vocab *v, const sentence_mention *m, int n, 
 void coordination_located(const genus_vocab *v, const sentence_mention *m, int n, const int *first,
                           const int *last, int *located);
 
+/* Whether mention i (LOCATED_BEFORE in located, coordination_located's) and mention i + 1 are
+ * an apposition pair of their own ("Calgary , Alberta"), the pair located_pairs.h counts: not
+ * a run of names joined by commas alone, nor one a conjunction goes on from after the second
+ * (lists whose end is no name: "Bahrain , Kuwait , Oman and the UAE", "Maryland , Virginia
+ * and the District"). */
+int coordination_pair(const genus_vocab *v, const sentence_mention *m, int n, const int *located, int i);
+
 #endif

@@ -88,6 +88,8 @@ typedef struct {
                                                * first): its entity's, shared by the entity's samples */
     int ntitles;                              /* how many: 0..NAME_TITLES (0: titles may be NULL) */
     int located;                              /* LOCATED_BEFORE | LOCATED_AFTER of its apposition (coordination.h) */
+    int32_t located_in;                       /* the entity row after its comma when it is such an A of a
+                                               * pair, not of a run "A , B , C"; else -1 */
 } pattern_sample;
 
 /* A corpus is a glossary when at least this share of its samples is a definition's subject

@@ -39,6 +39,7 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
     out->titles = NULL;
     out->ntitles = 0;
     out->located = 0;
+    out->located_in = -1;
 }
 
 /* The head word of each entity's name into name[E][GENUS_PIECES], and the words before it in
@@ -101,7 +102,11 @@ static void sentence_signals(const genus_vocab *v, const sentence_key *key, sent
                              int *first, int *last, int *located, pattern_sample *ps) {
     coordination_lists(v, m, n, first, last);
     coordination_located(v, m, n, first, last, located);
-    for (int i = 0; i < n; i++) ps[key[i].j].located = located[i];
+    for (int i = 0; i < n; i++) {
+        ps[key[i].j].located = located[i];
+        if (coordination_pair(v, m, n, located, i))
+            ps[key[i].j].located_in = (int32_t)ps[key[i + 1].j].entity;
+    }
     for (int i = 0; i < n; i++) {
         if (first[i] == last[i]) continue;
         pattern_sample *out = &ps[key[i].j];

@@ -37,8 +37,9 @@ static const char *words_text(const int32_t (*w)[GENUS_PIECES], int n) {
 /* The lists of a sentence whose mentions are written [[a b]]: one sample per mention, made
  * here as the sentence with that mention masked; returns "first-last" per mention, with "L"
  * after it when ", NAME" follows the mention outside a list and "A" when "NAME ," precedes it
- * and the phrase ends after it (coordination_located). */
-static const char *lists_of(const genus_vocab *v, const char *sentence) {
+ * and the phrase ends after it (coordination_located); with pairs, "P" after a mention that
+ * is the first of an apposition pair (coordination_pair). */
+static const char *signals_of(const genus_vocab *v, const char *sentence, int pairs) {
     static char out[256];
     char text[8][512];
     int32_t ids[8][64];
@@ -65,9 +66,25 @@ static const char *lists_of(const genus_vocab *v, const char *sentence) {
     coordination_located(v, m, n, first, last, located);
     out[0] = 0;
     for (int i = 0; i < n; i++)
-        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d%s%s", i ? " " : "", first[i], last[i], located[i] & LOCATED_BEFORE ? "L" : "",
-                 located[i] & LOCATED_AFTER ? "A" : "");
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%d-%d%s%s%s", i ? " " : "", first[i], last[i], located[i] & LOCATED_BEFORE ? "L" : "",
+                 located[i] & LOCATED_AFTER ? "A" : "", pairs && coordination_pair(v, m, n, located, i) ? "P" : "");
     return out;
+}
+
+static const char *lists_of(const genus_vocab *v, const char *sentence) { return signals_of(v, sentence, 0); }
+
+static void test_apposition_pairs(void) {
+    genus_vocab v;
+    genus_vocab_init(&v, vocab, NV);
+    CHECK_STR(signals_of(&v, "[CLS] [[houston]] , [[texas]] . [SEP]", 1), "0-0LP 1-1A");
+    CHECK_STR(signals_of(&v, "[CLS] met [[houston]] , [[texas]] in 1987 [SEP]", 1), "0-0LP 1-1");
+    /* a run of three names joined by commas: no pair */
+    CHECK_STR(signals_of(&v, "[CLS] [[houston]] , [[west germany]] , [[texas]] . [SEP]", 1), "0-0L 1-1LA 2-2A");
+    /* a conjunction after the second name: a list whose end is no name */
+    CHECK_STR(signals_of(&v, "[CLS] [[japan]] , [[britain]] and the capital [SEP]", 1), "0-0L 1-1");
+    /* lists have none */
+    CHECK_STR(signals_of(&v, "[CLS] [[japan]] , [[west germany]] and [[britain]] met [SEP]", 1), "0-2 0-2 0-2");
+    genus_vocab_free(&v);
 }
 
 static void test_coordination_lists(void) {
@@ -172,6 +189,7 @@ static void test_name_titles(void) {
 
 TEST_MAIN_BEGIN("test_text_signals")
 RUN(test_coordination_lists);
+    RUN(test_apposition_pairs);
 RUN(test_hearst_heads);
 RUN(test_name_head);
 RUN(test_name_titles);
