@@ -38,10 +38,11 @@ typedef struct {
 } pattern_config;
 
 /* The measured defaults of an estimator (docs/results.md; the grids:
- * dev/research/pattern-model-trials.md); the list features and the evidence are off (0)
- * here: `index` chooses them from the corpus. */
+ * dev/research/pattern-model-trials.md); the list and differentia features and the evidence
+ * are off (0) here: `index` chooses them from the corpus. */
 pattern_config pattern_config_defaults(pattern_estimator e);
-/* PATTERN_AUTO as list_weight or evidence: chosen from the corpus by pattern_config_resolve. */
+/* PATTERN_AUTO as list_weight, differentia_weight or evidence: chosen from the corpus by
+ * pattern_config_resolve. */
 #define PATTERN_AUTO (-1.0)
 /* The pattern-counting settings, each once: option name, field of pattern_config, option type,
  * metavar, help, the setting's range [min, max] and what -1 stands for on the command line
@@ -73,8 +74,8 @@ pattern_config pattern_config_defaults(pattern_estimator e);
       "(\"... Stock Exchange\" -> exchange); 0 = none", 0, 1e6, "")                                                 \
     X(c, "differentia-weight", differentia_weight, OPT_DOUBLE, "X",                                                \
       "weight multiplier of the differentia features: the heads of the prepositional phrases after a "             \
-      "definition's genus and of its usage label (\"X : a republic in northwestern Africa\" -> africa); 0 = none", \
-      0, 1e6, "")                                                                                                  \
+      "definition's genus (\"X : a republic in northwestern Africa\" -> africa); 0 = none", 0, 1e6,                \
+      PATTERN_FROM_CORPUS("3", "0"))                                                                               \
     X(c, "evidence", evidence, OPT_DOUBLE, "K",                                                                    \
       "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "            \
       "outrank well-attested ones on a shared feature; 0 = none", 0, 1e6, PATTERN_FROM_CORPUS("0", "0.5"))          \
@@ -95,7 +96,7 @@ pattern_config pattern_config_defaults(pattern_estimator e);
 #define PATTERN_COUNT_CLI_OPTIONS(c) PATTERN_COUNT_SETTINGS(PATTERN_CLI_OPTION, c)
 #define PATTERN_ESTIMATE_CLI_OPTIONS(c) PATTERN_ESTIMATE_SETTINGS(PATTERN_CLI_OPTION, c)
 /* After cli_parse: the settings at -1 that the estimator decides (bag, min_entities, idf_power)
- * take c->estimator's default (list_weight and evidence at -1 stay for pattern_config_resolve),
+ * take c->estimator's default (list_weight, differentia_weight and evidence at -1 stay for pattern_config_resolve),
  * then the settings are checked against the tables: out of range is a usage error (exit 2). */
 void pattern_config_finish_options(pattern_config *c);
 /* 1 when every setting of both tables is in its range; else 0 and err = which and the range. */

@@ -63,6 +63,7 @@ double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample
     int glossary = share >= PATTERN_GLOSSARY_SHARE;
     if (c->list_weight < 0) c->list_weight = glossary ? 0 : 2;
     if (c->evidence < 0) c->evidence = glossary ? 0 : 0.5;
+    if (c->differentia_weight < 0) c->differentia_weight = glossary ? PATTERN_GLOSSARY_DIFFERENTIA : 0;
     return share;
 }
 

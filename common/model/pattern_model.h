@@ -99,10 +99,13 @@ typedef struct {
  * (definition_genus.h): news prose (reuters-ese) has 1.2%, the WordNet-gloss corpora 7.5% to
  * 25.5% (docs/signals.md). */
 #define PATTERN_GLOSSARY_SHARE 0.04
-/* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
- * glossary 0 and 0 (its definitions carry the class; lists and the shrinkage cost it, see
- * docs/signals.md), running text 2 and 0.5. Returns the share of samples that are a
- * definition's subject. */
+/* The differentia weight of a glossary (leave-one-corpus-out over the quality suite,
+ * docs/signals.md "Differentia"). */
+#define PATTERN_GLOSSARY_DIFFERENTIA 3.0
+/* Sets list_weight, evidence and differentia_weight of c where they are PATTERN_AUTO, from
+ * the S samples: a glossary 0, 0 and PATTERN_GLOSSARY_DIFFERENTIA (its definitions carry the
+ * class; lists and the shrinkage cost it, see docs/signals.md), running text 2, 0.5 and 0.
+ * Returns the share of samples that are a definition's subject. */
 double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples);
 
 
