@@ -26,7 +26,7 @@
 int main(int argc, char **argv) {
     const char *samples_path = NULL, *out = NULL, *patterns = "long";
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
-    c.list_weight = c.evidence = PATTERN_AUTO;
+    c.list_weight = c.evidence = c.differentia_weight = PATTERN_AUTO;
     const cli_option opts[] = {
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "index artifact to write", 0, 0},
@@ -51,8 +51,8 @@ int main(int argc, char **argv) {
     pattern_sample *ps = pattern_samples_read(s);
     double subjects = pattern_config_resolve(&c, S, ps);
     if (cluster_rank() == 0)
-        log_info("%.1f%% of the samples are a definition's subject: list weight %g, evidence %g", 100 * subjects,
-                 c.list_weight, c.evidence);
+        log_info("%.1f%% of the samples are a definition's subject: list weight %g, evidence %g, differentia weight %g",
+                 100 * subjects, c.list_weight, c.evidence, c.differentia_weight);
     pattern_counts k;
     pattern_counts_build(&k, &c, E, S, ps);
     located_pairs lp = {0};

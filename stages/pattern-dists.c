@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
     c.bag = c.min_entities = -1; /* -1: the estimator's default */
     c.idf_power = -1;
+    c.differentia_weight = PATTERN_AUTO; /* as `index` chooses it: the pipeline's dense path ranks as its index path */
     long seed = (long)c.seed;
     const cli_option opts[] = {
         {"samples", OPT_INPUT, &samples_path, "FILE", "samples artifact (build-samples)", 0, 0},

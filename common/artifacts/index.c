@@ -25,7 +25,7 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
     mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
-    msgpack_pack_map(pk, lp->n > 0 ? 20 : 17);
+    msgpack_pack_map(pk, lp->n > 0 ? 21 : 18);
     mp_kv_str(pk, "model", "patterns");
     mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
     mp_kv_int(pk, "bag", c->bag);
@@ -34,6 +34,7 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     mp_kv_double(pk, "list_weight", c->list_weight);
     mp_kv_double(pk, "head_weight", c->head_weight);
     mp_kv_double(pk, "name_weight", c->name_weight);
+    mp_kv_double(pk, "differentia_weight", c->differentia_weight);
     mp_kv_double(pk, "evidence", c->evidence);
     mp_kv_int(pk, "min_entities", c->min_entities);
     mp_kv_double(pk, "idf_power", c->idf_power);
@@ -67,6 +68,9 @@ static void read_config(artifact_reader *r, const msgpack_object *o, pattern_con
     c->list_weight = mp_get_double(r, o, "list_weight");
     c->head_weight = mp_get_double(r, o, "head_weight");
     c->name_weight = mp_get_double(r, o, "name_weight");
+    /* absent in an index built before the differentia features: it has none */
+    const msgpack_object *differentia = mp_get(r, o, "differentia_weight", 0);
+    c->differentia_weight = differentia ? mp_as_double(r, differentia, "differentia_weight") : 0;
     c->evidence = mp_get_double(r, o, "evidence");
     c->idf_power = mp_get_double(r, o, "idf_power");
     c->temperature = mp_get_double(r, o, "temperature");
@@ -117,7 +121,8 @@ static int cmp_u64(const void *a, const void *b) {
  * other kinds only with a weight > 0); a posting's count at most what its entity's samples can
  * show (a sample shows at most PATTERN_MAX features). */
 static void check_keys(artifact_reader *r, const pattern_counts *k, const pattern_config *c, const int64_t *mentions) {
-    static const char *const kind_name[] = {"n-gram", "bag word", "genus word", "list member", "head word", "name head"};
+    static const char *const kind_name[] = {"n-gram",    "bag word",  "genus word",      "list member",
+                                            "head word", "name head", "differentia word"};
     for (int64_t f = 0; f < k->F; f++) {
         pattern_kind kind = pattern_key_kind(k->key[f]);
         if (kind == PATTERN_BAG ? c->bag == 0 : !(pattern_kind_weight(c, kind) > 0))

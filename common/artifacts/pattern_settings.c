@@ -10,7 +10,7 @@
 
 pattern_config pattern_config_defaults(pattern_estimator e) {
     pattern_config c = {.estimator = e, .long_patterns = 1, .bag = 8, .bag_weight = 1.5, .genus_weight = 3.0,
-                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .evidence = 0.0,
+                        .list_weight = 0.0, .head_weight = 0.0, .name_weight = 0.0, .differentia_weight = 0.0, .evidence = 0.0,
                         .min_entities = 2, .idf_power = 0.0, .temperature = 1.0, .prior_power = 0.5,
                         .feature_fraction = 1.0, .seed = 1};
     if (e == PATTERN_PREDICTION) {
@@ -22,7 +22,7 @@ pattern_config pattern_config_defaults(pattern_estimator e) {
 }
 
 pattern_kind pattern_key_kind(uint64_t key) {
-    static const pattern_kind tagged[4] = {PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME};
+    static const pattern_kind tagged[4] = {PATTERN_DIFFERENTIA, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME};
     if (key & 1) return PATTERN_NGRAM;
     if ((key & 3) == 0) return PATTERN_BAG;
     uint64_t field = (key >> 2) & TAGGED_FIELD;
@@ -36,6 +36,7 @@ double pattern_kind_weight(const pattern_config *c, pattern_kind k) {
     case PATTERN_LIST: return c->list_weight;
     case PATTERN_HEAD: return c->head_weight;
     case PATTERN_NAME: return c->name_weight;
+    case PATTERN_DIFFERENTIA: return c->differentia_weight;
     case PATTERN_NGRAM: break;
     }
     return 1.0;

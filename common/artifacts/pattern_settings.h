@@ -11,10 +11,10 @@
 #include <stdint.h>
 
 #define PATTERN_SIDE 16      /* context ids kept on each side of the mask (max bag) */
-/* Features one sample shows at most: 9 n-grams, 2 x PATTERN_SIDE bag words, 3 genus words, 8
- * list members, 2 location features, 4 head words, 1 name head, 6 titles (model/pattern_model.h
- * checks the sum against its constants). */
-#define PATTERN_MAX 65
+/* Features one sample shows at most: 9 n-grams, 2 x PATTERN_SIDE bag words, 3 genus words, 4
+ * differentia words, 8 list members, 2 location features, 4 head words, 1 name head, 6 titles
+ * (model/pattern_model.h checks the sum against its constants). */
+#define PATTERN_MAX 69
 
 typedef enum { PATTERN_SIMILARITY, PATTERN_PREDICTION } pattern_estimator;
 
@@ -27,6 +27,7 @@ typedef struct {
     double list_weight;      /* >= 0; 0 = no coordination-list features */
     double head_weight;      /* >= 0; 0 = no Hearst / title head features */
     double name_weight;      /* >= 0; 0 = no name-head features */
+    double differentia_weight; /* >= 0; 0 = no differentia features */
     double evidence;         /* similarity: k >= 0 of the mention-count shrinkage; 0 = none */
     int min_entities;        /* >= 2 */
     double idf_power;        /* >= 0 */
@@ -37,10 +38,11 @@ typedef struct {
 } pattern_config;
 
 /* The measured defaults of an estimator (docs/results.md; the grids:
- * dev/research/pattern-model-trials.md); the list features and the evidence are off (0)
- * here: `index` chooses them from the corpus. */
+ * dev/research/pattern-model-trials.md); the list and differentia features and the evidence
+ * are off (0) here: `index` chooses them from the corpus. */
 pattern_config pattern_config_defaults(pattern_estimator e);
-/* PATTERN_AUTO as list_weight or evidence: chosen from the corpus by pattern_config_resolve. */
+/* PATTERN_AUTO as list_weight, differentia_weight or evidence: chosen from the corpus by
+ * pattern_config_resolve. */
 #define PATTERN_AUTO (-1.0)
 /* The pattern-counting settings, each once: option name, field of pattern_config, option type,
  * metavar, help, the setting's range [min, max] and what -1 stands for on the command line
@@ -71,6 +73,10 @@ pattern_config pattern_config_defaults(pattern_estimator e);
     X(c, "name-weight", name_weight, OPT_DOUBLE, "X",                                                              \
       "weight multiplier of the name features: the head word of a multi-word entity name "                         \
       "(\"... Stock Exchange\" -> exchange); 0 = none", 0, 1e6, "")                                                 \
+    X(c, "differentia-weight", differentia_weight, OPT_DOUBLE, "X",                                                \
+      "weight multiplier of the differentia features: the heads of the prepositional phrases after a "             \
+      "definition's genus (\"X : a republic in northwestern Africa\" -> africa); 0 = none", 0, 1e6,                \
+      PATTERN_FROM_CORPUS("3", "0"))                                                                               \
     X(c, "evidence", evidence, OPT_DOUBLE, "K",                                                                    \
       "similarity to an entity shrunk by n / (n + K) for its mention count n, so thin entities do not "            \
       "outrank well-attested ones on a shared feature; 0 = none", 0, 1e6, PATTERN_FROM_CORPUS("0", "0.5"))          \
@@ -91,20 +97,29 @@ pattern_config pattern_config_defaults(pattern_estimator e);
 #define PATTERN_COUNT_CLI_OPTIONS(c) PATTERN_COUNT_SETTINGS(PATTERN_CLI_OPTION, c)
 #define PATTERN_ESTIMATE_CLI_OPTIONS(c) PATTERN_ESTIMATE_SETTINGS(PATTERN_CLI_OPTION, c)
 /* After cli_parse: the settings at -1 that the estimator decides (bag, min_entities, idf_power)
- * take c->estimator's default (list_weight and evidence at -1 stay for pattern_config_resolve),
+ * take c->estimator's default (list_weight, differentia_weight and evidence at -1 stay for pattern_config_resolve),
  * then the settings are checked against the tables: out of range is a usage error (exit 2). */
 void pattern_config_finish_options(pattern_config *c);
 /* 1 when every setting of both tables is in its range; else 0 and err = which and the range. */
 int pattern_config_check(const pattern_config *c, char *err, size_t n);
 
 /* The kinds of feature. A feature's key says which: odd = an n-gram pattern, 0 mod 4 = a bag
- * word, 2 mod 4 = a genus word, or a list member, a head word or a name head when bits 2-31
- * hold TAGGED_PATTERN plus the kind's tag (1 list, 2 head, 3 name), with 32 hash bits above;
- * every other 2 mod 4 key is a genus word, whose keys are those counted before these
- * kinds existed (a random genus key lands on the pattern with probability 3 / 2^30). */
+ * word, 2 mod 4 = a genus word, or a differentia word, a list member, a head word or a name
+ * head when bits 2-31 hold TAGGED_PATTERN plus the kind's tag (0 differentia, 1 list, 2 head,
+ * 3 name), with 32 hash bits above; every other 2 mod 4 key is a genus word, whose keys are
+ * those counted before these kinds existed (a random genus key lands on the pattern with
+ * probability 4 / 2^30). */
 #define TAGGED_PATTERN 0x2B5E9C40ULL
 #define TAGGED_FIELD 0x3FFFFFFFULL
-typedef enum { PATTERN_NGRAM, PATTERN_BAG, PATTERN_GENUS, PATTERN_LIST, PATTERN_HEAD, PATTERN_NAME } pattern_kind;
+typedef enum {
+    PATTERN_NGRAM,
+    PATTERN_BAG,
+    PATTERN_GENUS,
+    PATTERN_LIST,
+    PATTERN_HEAD,
+    PATTERN_NAME,
+    PATTERN_DIFFERENTIA
+} pattern_kind;
 pattern_kind pattern_key_kind(uint64_t key);
 /* The weight multiplier of kind k in config c (1 for the n-grams). */
 double pattern_kind_weight(const pattern_config *c, pattern_kind k);

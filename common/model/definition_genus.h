@@ -6,12 +6,24 @@
  *   "Eyre , a salt lake in South Australia"                       -> lake
  * A mention is a definition's subject when it is among the names before a sentence's first
  * ":" (a dictionary's headword and its synonyms, the gloss after the colon), or when "is" /
- * "was" and an article follow it, or "," and "a" / "an". The definition's head words are the
+ * "was" and an article follow it, or "," and "a" / "an"; the object of a preposition in a
+ * headword is none, nor a name that modifies a headword named after the genus ("Helsinki ,
+ * capital of Finland , Finnish capital : the capital ..." defines neither Finland nor Finnish). The definition's head words are the
  * last word of each conjunct ("and", "or", ",") of its first phrase, which ends at a
  * preposition, a relative word, a verb, a number or punctuation; articles are skipped. These
  * are Hearst's "is-a" patterns read without a part-of-speech tagger: the class noun of a
  * definition is what separates entities of one kind (composers, lakes) from those of a
  * neighbouring one (conductors, rivers) that share the rest of their contexts.
+ *
+ * The differentia: what sets the thing apart among others of its genus, read as the heads of
+ * the noun phrases of at most two prepositions after the genus phrase:
+ *   "Sudan : a landlocked republic in northwestern Africa"        -> africa
+ *   "Pierre : capital of the state of South Dakota ; ..."          -> state, dakota
+ *   "Black Sea : a sea between Europe and Asia"                     -> europe, asia
+ * A participle after a noun, followed by a preposition or an article, ends a phrase: "in
+ * southern Asia bordered by India" -> asia, india ("a river flowing into ..." -> river).
+ * Sub-classes of one genus (African and Asian countries, all "republic"; state capitals among
+ * the capitals) share a differentia word where their genus is shared by their siblings.
  *
  * Works on wordpiece ids (uncased or cased vocabularies: the word lists are compared in lower
  * case); a word is its first piece and the "##" pieces that follow it, at most GENUS_PIECES.
@@ -23,12 +35,14 @@
 
 #define GENUS_WORDS 3  /* head words kept per mention */
 #define GENUS_PIECES 4 /* wordpieces kept per head word */
+#define DIFFERENTIA_WORDS 4 /* differentia words kept per mention */
 
 /* The role of every id of a vocabulary in a definition, and the cue words of the other
  * class patterns of running text (hearst_heads.h). */
 typedef struct {
     uint8_t *role; /* [n] */
     uint8_t *cue;  /* [n] genus_cue */
+    uint8_t *participle; /* [n] 1: the id ends a word as "-ed" or "-ing" do */
     int32_t n;
 } genus_vocab;
 
@@ -50,6 +64,11 @@ void genus_vocab_free(genus_vocab *v);
  * sample's wordpieces, [CLS] first, [MASK] at mask) into out: word i is out[i][0..] padded with
  * -1. Returns how many (0: the mention is no definition's subject). */
 int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t out[GENUS_WORDS][GENUS_PIECES]);
+
+/* The differentia words of the definition whose subject is the mention at ids[mask] (above),
+ * into out as definition_genus's; returns how many (0: none, or no definition's subject). */
+int definition_differentia(const genus_vocab *v, const int32_t *ids, int len, int mask,
+                           int32_t out[DIFFERENTIA_WORDS][GENUS_PIECES]);
 
 /* The head words of the noun phrase starting at ids[start] (read as a definition's first
  * phrase: the last word of each conjunct, articles skipped, up to a preposition, a verb, a

@@ -58,7 +58,7 @@ static void describe(const samples *s, const pattern_feature *d, char *text) {
         append_id(s, d->word, text, &len);
         return;
     }
-    if (d->kind == PATTERN_GENUS || d->kind == PATTERN_HEAD) { /* list and name features are not one sample's */
+    if (d->kind == PATTERN_GENUS || d->kind == PATTERN_DIFFERENTIA || d->kind == PATTERN_HEAD) { /* list and name features are not one sample's */
         for (int i = 0; i < GENUS_PIECES && d->genus_word[i] >= 0; i++) append_id(s, d->genus_word[i], text, &len);
         return;
     }

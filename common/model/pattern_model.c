@@ -26,6 +26,7 @@
 #define LOCATED_TYPE 94
 #define LOCATES_TYPE 93
 #define TITLE_TYPE 92
+#define DIFFERENTIA_TYPE 91
 
 struct pattern_model {
     pattern_config cfg;
@@ -62,19 +63,20 @@ double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample
     int glossary = share >= PATTERN_GLOSSARY_SHARE;
     if (c->list_weight < 0) c->list_weight = glossary ? 0 : 2;
     if (c->evidence < 0) c->evidence = glossary ? 0 : 0.5;
+    if (c->differentia_weight < 0) c->differentia_weight = glossary ? PATTERN_GLOSSARY_DIFFERENTIA : 0;
     return share;
 }
 
-/* The key of a feature of kind k (genus, list, head, name: 2 mod 4) made of v[0..n) (v[0]:
- * the kind's type); see TAGGED_PATTERN. */
+/* The key of a feature of kind k (genus, differentia, list, head, name: 2 mod 4) made of
+ * v[0..n) (v[0]: the kind's type); see TAGGED_PATTERN. */
 static uint64_t tagged_key(const int32_t *v, size_t n, pattern_kind k) {
     uint64_t h = hash_bytes(v, n * sizeof *v);
     if (k == PATTERN_GENUS) return (h & ~3ULL) | 2;
-    uint64_t tag = k == PATTERN_LIST ? 1 : k == PATTERN_HEAD ? 2 : 3;
+    uint64_t tag = k == PATTERN_DIFFERENTIA ? 0 : k == PATTERN_LIST ? 1 : k == PATTERN_HEAD ? 2 : 3;
     return (h & ~(TAGGED_FIELD << 2 | 3ULL)) | (TAGGED_PATTERN | tag) << 2 | 2;
 }
 
-/* Appends the word feature (genus, head or name) of pieces w as feature n; returns n + 1. */
+/* Appends the word feature (genus, differentia, head or name) of pieces w as feature n; returns n + 1. */
 static int word_feature(const int32_t w[GENUS_PIECES], int type, pattern_kind kind, uint64_t *key,
                         pattern_feature *desc, int n) {
     int32_t v[1 + GENUS_PIECES] = {type};
@@ -115,6 +117,8 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
         }
     }
     for (int i = 0; c->genus_weight > 0 && i < s->ngenus; i++) n = word_feature(s->genus[i], GENUS_TYPE, PATTERN_GENUS, key, desc, n);
+    for (int i = 0; c->differentia_weight > 0 && i < s->ndifferentia; i++)
+        n = word_feature(s->differentia[i], DIFFERENTIA_TYPE, PATTERN_DIFFERENTIA, key, desc, n);
     for (int i = 0; c->list_weight > 0 && i < s->nlisted && i < LIST_MEMBERS; i++) {
         int32_t v[2] = {LIST_TYPE, s->listed[i]};
         key[n] = tagged_key(v, 2, PATTERN_LIST);

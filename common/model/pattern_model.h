@@ -10,6 +10,9 @@
  *  - with genus_weight > 0, the head words of the definition the mention is the subject of
  *    (definition_genus.h: "Strauss : German composer of ..." -> composer), so entities
  *    defined as one kind of thing share a feature however their definitions are worded;
+ *  - with differentia_weight > 0, the differentia words of that definition (the heads of the
+ *    prepositional phrases after its genus and of its usage label: "a republic in
+ *    northwestern Africa" -> africa), so sub-classes of a shared genus share a feature;
  *  - with list_weight > 0, the coordination list the mention is in (coordination.h: "Japan ,
  *    West Germany and Britain"): one feature per member of the list, itself included ("listed
  *    with Britain"), so members of one list share features and so do entities listed with the
@@ -27,7 +30,8 @@
  *    entity (name_head.h: "New York Stock Exchange" -> exchange).
  * Features seen with fewer than min_entities distinct entities are dropped. A feature's
  * weight is w_f = log(E / n_f)^idf_power (n_f: its entities), times the weight option of its
- * kind (bag_weight, genus_weight, list_weight, head_weight, name_weight; 1 for the n-grams).
+ * kind (bag_weight, genus_weight, differentia_weight, list_weight, head_weight, name_weight; 1 for
+ * the n-grams).
  * c(f, e) counts the samples of entity e with feature f.
  *
  * Two estimators of r(e):
@@ -67,7 +71,7 @@
 #define NAME_TITLES 6        /* words before the name in its longer forms kept per entity (name_title) */
 #define PATTERN_NGRAMS 9     /* n-gram patterns of the long set */
 /* PATTERN_MAX (artifacts/pattern_settings.h) is the sum of what a sample can show of each kind. */
-_Static_assert(PATTERN_MAX == PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + LIST_MEMBERS + 2 + HEAD_WORDS + 1 + NAME_TITLES,
+_Static_assert(PATTERN_MAX == PATTERN_NGRAMS + 2 * PATTERN_SIDE + GENUS_WORDS + DIFFERENTIA_WORDS + LIST_MEMBERS + 2 + HEAD_WORDS + 1 + NAME_TITLES,
                "PATTERN_MAX: the features of one sample");
 #define PATTERN_OUTSIDE (-1) /* context id beyond the sequence */
 
@@ -78,6 +82,8 @@ typedef struct {
     int32_t left[PATTERN_SIDE], right[PATTERN_SIDE];
     int32_t genus[GENUS_WORDS][GENUS_PIECES]; /* head words of its definition (definition_genus.h) */
     int ngenus;                               /* how many: 0..GENUS_WORDS */
+    int32_t differentia[DIFFERENTIA_WORDS][GENUS_PIECES]; /* its definition's differentia words */
+    int ndifferentia;                         /* how many: 0..DIFFERENTIA_WORDS */
     int32_t listed[LIST_MEMBERS];             /* entity rows of its coordination list, itself included */
     int nlisted;                              /* how many: 0 (in no list), 2..LIST_MEMBERS */
     int32_t heads[HEAD_WORDS][GENUS_PIECES];  /* class nouns of the patterns around it (hearst_heads.h) */
@@ -96,10 +102,13 @@ typedef struct {
  * (definition_genus.h): news prose (reuters-ese) has 1.2%, the WordNet-gloss corpora 7.5% to
  * 25.5% (docs/signals.md). */
 #define PATTERN_GLOSSARY_SHARE 0.04
-/* Sets list_weight and evidence of c where they are PATTERN_AUTO, from the S samples: a
- * glossary 0 and 0 (its definitions carry the class; lists and the shrinkage cost it, see
- * docs/signals.md), running text 2 and 0.5. Returns the share of samples that are a
- * definition's subject. */
+/* The differentia weight of a glossary (leave-one-corpus-out over the quality suite,
+ * docs/signals.md "Differentia"). */
+#define PATTERN_GLOSSARY_DIFFERENTIA 3.0
+/* Sets list_weight, evidence and differentia_weight of c where they are PATTERN_AUTO, from
+ * the S samples: a glossary 0, 0 and PATTERN_GLOSSARY_DIFFERENTIA (its definitions carry the
+ * class; lists and the shrinkage cost it, see docs/signals.md), running text 2, 0.5 and 0.
+ * Returns the share of samples that are a definition's subject. */
 double pattern_config_resolve(pattern_config *c, int64_t S, const pattern_sample *samples);
 
 

@@ -9,7 +9,8 @@
 #include "base/error.h"
 
 static const char *const kind_name[] = {[PATTERN_NGRAM] = "pattern", [PATTERN_BAG] = "word", [PATTERN_GENUS] = "genus",
-                                        [PATTERN_LIST] = "list", [PATTERN_HEAD] = "head", [PATTERN_NAME] = "name"};
+                                        [PATTERN_LIST] = "list", [PATTERN_HEAD] = "head", [PATTERN_NAME] = "name",
+                                        [PATTERN_DIFFERENTIA] = "differentia"};
 
 json_t *why_feature_json(const ties_result *r, int i, const char *score_key) {
     const tie *it = &r->items[i];

@@ -4,8 +4,9 @@
  * read outside the sequence. The input's lines up to the first empty one are the vocabulary
  * (any bytes, "##" pieces, "[...]" specials, empty tokens); every byte after it is one id
  * (byte - 2: -2, -1 and ids past the vocabulary occur). Every position is tried as the mention.
- * Checked: at most GENUS_WORDS words; each word's pieces are ids of the vocabulary that occur
- * in the sequence after the mention, padded with -1 to GENUS_PIECES; unused words all -1. The
+ * Checked, for the genus and the differentia: at most GENUS_WORDS (DIFFERENTIA_WORDS) words;
+ * each word's pieces are ids of the vocabulary that occur in the sequence after the mention,
+ * padded with -1 to GENUS_PIECES; unused words all -1; no differentia without a genus. The
  * class nouns and the name head: at most HEAD_WORDS words of vocabulary ids, -1 padded; the
  * lists among the sequence read as one sentence's samples (every position a mask): each
  * position inside its own list. */
@@ -19,6 +20,26 @@
 
 #define MAX_TOKENS 256
 #define MAX_IDS 512
+
+/* The n words of out[0..slots) read for the mention at ids[mask], checked as above. */
+static void check_words(const int32_t (*out)[GENUS_PIECES], int n, int slots, const int32_t *ids, int len, int mask, int32_t nt) {
+    FUZZ_ASSERT(n >= 0 && n <= slots);
+    for (int w = 0; w < slots; w++) {
+        int pad = w >= n;
+        FUZZ_ASSERT(pad || out[w][0] >= 0);
+        for (int p = 0; p < GENUS_PIECES; p++) {
+            if (out[w][p] < 0) pad = 1;
+            if (pad) {
+                FUZZ_ASSERT(out[w][p] == -1);
+                continue;
+            }
+            FUZZ_ASSERT(out[w][p] < nt);
+            int seen = 0;
+            for (int q = mask + 1; q < len && !seen; q++) seen = ids[q] == out[w][p];
+            FUZZ_ASSERT(seen);
+        }
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char buf[65536 + 1];
@@ -45,24 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     genus_vocab v;
     genus_vocab_init(&v, tokens, nt);
     for (int mask = 0; mask < len; mask++) {
-        int32_t out[GENUS_WORDS][GENUS_PIECES];
+        int32_t out[GENUS_WORDS][GENUS_PIECES], diff[DIFFERENTIA_WORDS][GENUS_PIECES];
         int n = definition_genus(&v, ids, len, mask, out);
-        FUZZ_ASSERT(n >= 0 && n <= GENUS_WORDS);
-        for (int w = 0; w < GENUS_WORDS; w++) {
-            int pad = w >= n;
-            FUZZ_ASSERT(pad || out[w][0] >= 0);
-            for (int p = 0; p < GENUS_PIECES; p++) {
-                if (out[w][p] < 0) pad = 1;
-                if (pad) {
-                    FUZZ_ASSERT(out[w][p] == -1);
-                    continue;
-                }
-                FUZZ_ASSERT(out[w][p] < nt);
-                int seen = 0;
-                for (int q = mask + 1; q < len && !seen; q++) seen = ids[q] == out[w][p];
-                FUZZ_ASSERT(seen);
-            }
-        }
+        check_words((const int32_t(*)[GENUS_PIECES])out, n, GENUS_WORDS, ids, len, mask, nt);
+        int nd = definition_differentia(&v, ids, len, mask, diff);
+        check_words((const int32_t(*)[GENUS_PIECES])diff, nd, DIFFERENTIA_WORDS, ids, len, mask, nt);
+        FUZZ_ASSERT(n > 0 || nd == 0);
     }
     static sentence_mention m[MAX_IDS];
     static int first[MAX_IDS], last[MAX_IDS];

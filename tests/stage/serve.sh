@@ -248,7 +248,7 @@ seeds=$(jq -r '[.seeds[].eid] | join(" ")' "$WORK/expand1.json")
 jq -e '[.features[].contribution] as $c | ($c == ($c | sort | reverse)) and ($c | add) <= .similarity + 1e-12 and
     (.features | all(.count > 0 and .seeds_sharing >= 1 and (.seed_counts | length) == 3 and
                      ([.seed_counts[] | select(. > 0)] | length) >= .seeds_sharing and
-                     (.kind == "word" or (.kind == "genus" and (.feature | contains("_") | not)) or
+                     (.kind == "word" or ((.kind == "genus" or .kind == "differentia") and (.feature | contains("_") | not)) or
                       (.kind == "pattern" and (.feature | split(" ") | index("_") != null)))))' "$WORK/ties3.json" >/dev/null &&
     pass ties_best_first_and_shared || fail ties_best_first_and_shared "$(jq -c '.features[0:3]' "$WORK/ties3.json")"
 # the word features, checked against the sentences themselves: near the entity, and near each

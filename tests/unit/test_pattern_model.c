@@ -350,6 +350,40 @@ static void test_genus_features(void) {
     pattern_counts_free(&k);
 }
 
+/* Differentia features: one per word after the genus, a kind of its own (tag 0 of the tagged
+ * keys), weighted differentia_weight, never the key of the same word as a genus; none at 0. */
+static void test_differentia_features(void) {
+    const int32_t africa[GENUS_PIECES] = {600, -1, -1, -1};
+    pattern_sample s[4];
+    for (int j = 0; j < 4; j++) s[j] = sample(j % 2, -1, -1);
+    for (int j = 0; j < 4; j++) { /* entities 0 and 1, "... in africa", as genus and differentia */
+        memcpy(s[j].genus[0], africa, sizeof africa);
+        memcpy(s[j].differentia[0], africa, sizeof africa);
+        s[j].ngenus = s[j].ndifferentia = 1;
+    }
+    pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
+    c.bag = 0;
+    c.genus_weight = 3, c.differentia_weight = 1.5;
+    pattern_feature d[PATTERN_MAX];
+    int n = pattern_sample_features(&s[0], &c, d);
+    CHECK_EQ_INT(n, PATTERN_NGRAMS + 2);
+    CHECK_EQ_INT(d[n - 1].kind, PATTERN_DIFFERENTIA);
+    CHECK_EQ_INT(pattern_key_kind(d[n - 1].key), PATTERN_DIFFERENTIA);
+    CHECK_EQ_INT(pattern_key_kind(d[n - 2].key), PATTERN_GENUS);
+    CHECK(d[n - 1].key != d[n - 2].key);
+    CHECK(!memcmp(d[n - 1].genus_word, africa, sizeof africa));
+    pattern_counts k;
+    pattern_counts_build(&k, &c, 2, 4, s);
+    CHECK_EQ_INT(k.F, 2);
+    pattern_model *m = pattern_model_from_counts(&c, &k);
+    for (int64_t f = 0; f < k.F; f++)
+        CHECK_NEAR(pattern_model_feature_weight(m, f), pattern_key_kind(k.key[f]) == PATTERN_DIFFERENTIA ? 1.5 : 3, 1e-6);
+    pattern_model_free(m);
+    pattern_counts_free(&k);
+    c.differentia_weight = 0;
+    CHECK_EQ_INT(pattern_sample_features(&s[0], &c, d), PATTERN_NGRAMS + 1);
+}
+
 /* The features of running text: a list's members (itself included), class nouns, the name's
  * head — each of its kind (2 mod 4, bits 2-3), weighted by its kind's option, absent at 0. */
 static void test_running_text_features(void) {
@@ -396,7 +430,7 @@ static void test_running_text_features(void) {
     pattern_counts k;
     pattern_counts_build(&k, &c, 3, 6, s);
     CHECK_EQ_INT(k.F, 5); /* listed with 0, listed with 1, located, countries, exchange: two entities each */
-    int seen[6] = {0};
+    int seen[PATTERN_DIFFERENTIA + 1] = {0};
     pattern_model *m = pattern_model_from_counts(&c, &k);
     for (int64_t f = 0; f < k.F; f++) {
         pattern_kind kind = pattern_key_kind(k.key[f]);
@@ -460,21 +494,24 @@ static void test_evidence_shrinkage(void) {
     pattern_counts_free(&k);
 }
 
-/* The corpus chooses list_weight and evidence left at PATTERN_AUTO: a glossary (>= 4% of the
- * samples a definition's subject) none, running text 2 and 0.5; set values stay. */
+/* The corpus chooses list_weight, evidence and differentia_weight left at PATTERN_AUTO: a
+ * glossary (>= 4% of the samples a definition's subject) 0, 0 and the glossary differentia,
+ * running text 2, 0.5 and 0; set values stay. */
 static void test_config_from_corpus(void) {
     pattern_sample s[20];
     for (int j = 0; j < 20; j++) s[j] = sample(j % 4, -1, -1);
     pattern_config c = pattern_config_defaults(PATTERN_SIMILARITY);
-    c.list_weight = c.evidence = PATTERN_AUTO;
+    c.list_weight = c.evidence = c.differentia_weight = PATTERN_AUTO;
     CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0, 0);
     CHECK_NEAR(c.list_weight, 2, 0);
     CHECK_NEAR(c.evidence, 0.5, 0);
+    CHECK_NEAR(c.differentia_weight, 0, 0);
     s[3].ngenus = s[7].ngenus = 1; /* 10%: a glossary */
-    c.list_weight = c.evidence = PATTERN_AUTO;
+    c.list_weight = c.evidence = c.differentia_weight = PATTERN_AUTO;
     CHECK_NEAR(pattern_config_resolve(&c, 20, s), 0.1, 1e-12);
     CHECK_NEAR(c.list_weight, 0, 0);
     CHECK_NEAR(c.evidence, 0, 0);
+    CHECK_NEAR(c.differentia_weight, PATTERN_GLOSSARY_DIFFERENTIA, 0);
     c.list_weight = 3, c.evidence = PATTERN_AUTO;
     pattern_config_resolve(&c, 20, s);
     CHECK_NEAR(c.list_weight, 3, 0);
@@ -542,6 +579,7 @@ RUN(test_contrast_gradient_and_descent);
 RUN(test_entity_out_of_range);
 RUN(test_counts_and_sparse_rows_match_dense);
 RUN(test_genus_features);
+RUN(test_differentia_features);
 RUN(test_running_text_features);
 RUN(test_evidence_shrinkage);
 RUN(test_config_from_corpus);
