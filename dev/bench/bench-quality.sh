@@ -4,8 +4,8 @@
 # without .tar.gz): the corpus index (pipelines/probexpan.mk index), `query --queries` with the
 # default variant (full) and --variant noclen, each query on its own, and the transductive
 # pipeline's variants $BENCH_QUALITY_VARIANTS (default "noclen nocl full"; "noclen noen nocl full"
-# is the whole ablation). Every ranking is scored by evaluate, the official protocol, with
-# dev/bench/quality/pool/<name>/ as --pool when that folder holds judgements. A dataset with
+# is the whole ablation; "none" skips the pipeline rows). Every ranking is scored by evaluate,
+# the official protocol, with dev/bench/quality/pool/<name>/ as --pool when that folder holds judgements. A dataset with
 # hand-judged seed sets — $BENCH_QUALITY_JUDGED, "name=DIR" with DIR/query/<class>.txt and
 # DIR/judged/<class>.tsv — is also queried on those seed sets (same index), scored with
 # P@10/P@20 against the judgements. A dataset over another's corpus — $BENCH_QUALITY_SHARED_INDEX,
@@ -105,7 +105,7 @@ for data in "$@"; do
         t=$(query_run "$run" "$data" "$v" "$out/$name/query-$v.mp")
         row "query $v" "$name" "$out/$name/query-$v.mp" "$name" "$gtdir" "$t" "${pool[@]}"
     done
-    if [ -z "$shared" ]; then
+    if [ -z "$shared" ] && [ "$variants" != none ]; then
         pipeline "$out/$name/pipeline.log" BIN="$bin" DATA="$data" RUN="$run" THREADS="$threads" VARIANTS="$variants" ablation
         for v in $variants; do row "pipeline $v" "$name" "$run/$v/ranked.mp" "$name" "$gtdir" "-	-" "${pool[@]}"; done
     fi
