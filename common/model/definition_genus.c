@@ -186,26 +186,22 @@ static int read_genus(const genus_vocab *v, const int32_t *ids, int len, int mas
     return 0;
 }
 
-int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t out[GENUS_WORDS][GENUS_PIECES]) {
-    int stop;
-    return read_genus(v, ids, len, mask, out, &stop);
-}
-
 /* Appends the k heads of h to out[*n..] while there is room. */
 static void append_heads(int32_t out[DIFFERENTIA_WORDS][GENUS_PIECES], int *n, int32_t h[GENUS_WORDS][GENUS_PIECES], int k) {
     for (int i = 0; i < k && *n < DIFFERENTIA_WORDS; i++) memcpy(out[(*n)++], h[i], sizeof(int32_t) * GENUS_PIECES);
 }
 
-int definition_differentia(const genus_vocab *v, const int32_t *ids, int len, int mask,
-                           int32_t out[DIFFERENTIA_WORDS][GENUS_PIECES]) {
+int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t genus[GENUS_WORDS][GENUS_PIECES],
+                     int32_t differentia[DIFFERENTIA_WORDS][GENUS_PIECES], int *ndifferentia) {
     for (int w = 0; w < DIFFERENTIA_WORDS; w++)
-        for (int p = 0; p < GENUS_PIECES; p++) out[w][p] = -1;
-    int32_t h[GENUS_WORDS][GENUS_PIECES];
-    int n = 0, stop;
-    if (!read_genus(v, ids, len, mask, h, &stop)) return 0;
+        for (int p = 0; p < GENUS_PIECES; p++) differentia[w][p] = -1;
+    *ndifferentia = 0;
+    int stop, ngenus = read_genus(v, ids, len, mask, genus, &stop);
+    if (!ngenus) return 0;
+    int32_t h[GENUS_WORDS][GENUS_PIECES]; /* one prepositional phrase's heads */
     for (int k = 0; k < DIFFERENTIA_PHRASES && stop + 1 < len && role(v, ids[stop]) == ROLE_PREP; k++)
-        append_heads(out, &n, h, phrase_heads(v, ids, len, stop + 1, h, &stop));
-    return n;
+        append_heads(differentia, ndifferentia, h, phrase_heads(v, ids, len, stop + 1, h, &stop));
+    return ngenus;
 }
 
 int genus_phrase_heads(const genus_vocab *v, const int32_t *ids, int len, int start, int32_t out[GENUS_WORDS][GENUS_PIECES]) {

@@ -61,14 +61,12 @@ void genus_vocab_init(genus_vocab *v, const char *const *tokens, int32_t n);
 void genus_vocab_free(genus_vocab *v);
 
 /* The head words of the definition whose subject is the mention at ids[mask] (ids[0..len): a
- * sample's wordpieces, [CLS] first, [MASK] at mask) into out: word i is out[i][0..] padded with
- * -1. Returns how many (0: the mention is no definition's subject). */
-int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t out[GENUS_WORDS][GENUS_PIECES]);
-
-/* The differentia words of the definition whose subject is the mention at ids[mask] (above),
- * into out as definition_genus's; returns how many (0: none, or no definition's subject). */
-int definition_differentia(const genus_vocab *v, const int32_t *ids, int len, int mask,
-                           int32_t out[DIFFERENTIA_WORDS][GENUS_PIECES]);
+ * sample's wordpieces, [CLS] first, [MASK] at mask) into genus: word i is genus[i][0..] padded
+ * with -1; and, read on from where the genus phrase ends, its differentia words into
+ * differentia the same way, *ndifferentia how many. Returns how many head words (0: the mention
+ * is no definition's subject, and then no differentia either). */
+int definition_genus(const genus_vocab *v, const int32_t *ids, int len, int mask, int32_t genus[GENUS_WORDS][GENUS_PIECES],
+                     int32_t differentia[DIFFERENTIA_WORDS][GENUS_PIECES], int *ndifferentia);
 
 /* The head words of the noun phrase starting at ids[start] (read as a definition's first
  * phrase: the last word of each conjunct, articles skipped, up to a preposition, a verb, a

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/row_list.h"
 #include "model/coordination.h"
 
 /* Whether name b abbreviates name a: one word with a's initial after a name of several. */
@@ -85,8 +86,7 @@ int located_pairs_demote(const located_pairs *p, const int64_t *mentions, const 
         int32_t e = (int32_t)rows[i];
         int64_t inside = 0;
         for (int64_t k = first_of(p, e); k < p->n && p->a[k] == e; k++) {
-            int held = 0;
-            for (int h = 0; h < nabove && !held; h++) held = above[h] == p->b[k];
+            int held = row_list_contains(above, nabove, p->b[k]);
             int32_t back = held ? pair_count(p, p->b[k], e) : 0;
             if (held && p->count[k] > back) inside += p->count[k] - back;
         }

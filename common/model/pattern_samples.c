@@ -31,8 +31,7 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
         out->left[i] = p - 1 - i >= 0 ? ids[p - 1 - i] : PATTERN_OUTSIDE;
         out->right[i] = p + 1 + i < len ? ids[p + 1 + i] : PATTERN_OUTSIDE;
     }
-    out->ngenus = definition_genus(v, ids, len, p, out->genus);
-    out->ndifferentia = definition_differentia(v, ids, len, p, out->differentia);
+    out->ngenus = definition_genus(v, ids, len, p, out->genus, out->differentia, &out->ndifferentia);
     out->nlisted = 0;
     own_heads(v, ids, len, p, out);
     for (int i = 0; i < GENUS_PIECES; i++) out->name[i] = -1;

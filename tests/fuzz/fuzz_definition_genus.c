@@ -67,9 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     genus_vocab_init(&v, tokens, nt);
     for (int mask = 0; mask < len; mask++) {
         int32_t out[GENUS_WORDS][GENUS_PIECES], diff[DIFFERENTIA_WORDS][GENUS_PIECES];
-        int n = definition_genus(&v, ids, len, mask, out);
+        int nd, n = definition_genus(&v, ids, len, mask, out, diff, &nd);
         check_words((const int32_t(*)[GENUS_PIECES])out, n, GENUS_WORDS, ids, len, mask, nt);
-        int nd = definition_differentia(&v, ids, len, mask, diff);
         check_words((const int32_t(*)[GENUS_PIECES])diff, nd, DIFFERENTIA_WORDS, ids, len, mask, nt);
         FUZZ_ASSERT(n > 0 || nd == 0);
     }

@@ -40,17 +40,18 @@ static const char *words_text(int32_t (*g)[GENUS_PIECES], int n, int slots, char
 /* The head words found for the mention of text, as "w1|w2|...". */
 static const char *genus_of(const genus_vocab *v, const char *text) {
     static char out[256];
-    int32_t ids[64], g[GENUS_WORDS][GENUS_PIECES];
-    int mask = -1, len = encode(text, ids, &mask);
-    return words_text(g, definition_genus(v, ids, len, mask, g), GENUS_WORDS, out);
+    int32_t ids[64], g[GENUS_WORDS][GENUS_PIECES], d[DIFFERENTIA_WORDS][GENUS_PIECES];
+    int mask = -1, len = encode(text, ids, &mask), nd;
+    return words_text(g, definition_genus(v, ids, len, mask, g, d, &nd), GENUS_WORDS, out);
 }
 
 /* The differentia words found for the mention of text, as "w1|w2|...". */
 static const char *differentia_of(const genus_vocab *v, const char *text) {
     static char out[256];
-    int32_t ids[64], g[DIFFERENTIA_WORDS][GENUS_PIECES];
-    int mask = -1, len = encode(text, ids, &mask);
-    return words_text(g, definition_differentia(v, ids, len, mask, g), DIFFERENTIA_WORDS, out);
+    int32_t ids[64], g[GENUS_WORDS][GENUS_PIECES], d[DIFFERENTIA_WORDS][GENUS_PIECES];
+    int mask = -1, len = encode(text, ids, &mask), nd;
+    definition_genus(v, ids, len, mask, g, d, &nd);
+    return words_text(d, nd, DIFFERENTIA_WORDS, out);
 }
 
 static void test_definition_forms(void) {
@@ -105,8 +106,9 @@ static void test_not_a_subject(void) {
     strcat(text, " [MASK] : danish composer [SEP]");
     CHECK_STR(genus_of(&v, text), "");
     /* ids outside the vocabulary end the phrase instead of being read */
-    int32_t ids[] = {2, 4, 6, 21, 999, 29, 3}, g[GENUS_WORDS][GENUS_PIECES];
-    CHECK_EQ_INT(definition_genus(&v, ids, 7, 1, g), 1);
+    int32_t ids[] = {2, 4, 6, 21, 999, 29, 3}, g[GENUS_WORDS][GENUS_PIECES], d[DIFFERENTIA_WORDS][GENUS_PIECES];
+    int nd;
+    CHECK_EQ_INT(definition_genus(&v, ids, 7, 1, g, d, &nd), 1);
     CHECK_EQ_INT(g[0][0], 21);
     genus_vocab_free(&v);
 }
