@@ -35,16 +35,17 @@ PRESET    ?= wiki
 $(eval $(call stamp,train,"EPOCHS=$(EPOCHS)" "SPE=$(SPE)" "BATCH=$(BATCH)" "LR=$(LR)" "F=$(F)" "ETA=$(ETA)" "FLAGS=$(TRAIN_FLAGS)"))
 $(eval $(call stamp,cl-train,"CL_EPOCHS=$(CL_EPOCHS)" "PRESET=$(PRESET)"))
 
+PROGRAM_VARIABLES += TRAIN_MLM TRAIN_CL INFER
 PHASE1_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase1/model-$(k)/final/model.safetensors)
 PHASE3_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase3/model-$(k)/final/model.safetensors)
 
 TRAIN_ARGS = $(COMMON) --samples $(RUN)/samples.mp $(ENCODER_SRC) --batch $(BATCH) \
   --samples-per-entity $(SPE) --smoothing $(ETA) $(call opt,--lr,$(LR)) $(call opt,--frozen-layers,$(F)) $(TRAIN_FLAGS)
 CL_ARGS = $(TRAIN_ARGS) --epochs $(CL_EPOCHS) --preset $(PRESET) $(CL_FLAGS)
-CL_DEPS = $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt $(RUN)/params-cl.txt $(RUN)/params-cl-train.txt
+CL_DEPS = $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt $(RUN)/params-cl.txt $(RUN)/params-cl-train.txt $(call uses,TRAIN_CL)
 
 # ---- phase 1: K masked-entity models ----
-$(RUN)/phase1/model-%/final/model.safetensors: $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt
+$(RUN)/phase1/model-%/final/model.safetensors: $(RUN)/samples.mp $(MODEL_DEPS) $(RUN)/params-train.txt $(call uses,TRAIN_MLM)
 	@mkdir -p $(RUN)/phase1
 	$(TRAIN_MLM) $(TRAIN_ARGS) --epochs $(EPOCHS) --random-seed $(call model_seed,$*) --cache $(RUN)/prefix-cache.mp --out $(RUN)/phase1/model-$*
 
@@ -56,13 +57,13 @@ $(RUN)/phase3-single/model/final/model.safetensors: $(RUN)/phase3-single/pairs.m
 
 # ---- inference: the seed rows of every model, the dists of model 1 and noen's model ----
 INFER_MODEL = $(INFER) $(COMMON) --model $(<D) --samples $(RUN)/samples.mp
-$(RUN)/phase1/seedrows-%.mp: $(RUN)/phase1/model-%/final/model.safetensors $(RUN)/samples.mp $(RUN)/params-text.txt
+$(RUN)/phase1/seedrows-%.mp: $(RUN)/phase1/model-%/final/model.safetensors $(RUN)/samples.mp $(RUN)/params-text.txt $(call uses,INFER)
 	$(INFER_MODEL) --rows-of $(DATA) --out $@
-$(RUN)/phase3/seedrows-%.mp: $(RUN)/phase3/model-%/final/model.safetensors $(RUN)/samples.mp $(RUN)/params-text.txt
+$(RUN)/phase3/seedrows-%.mp: $(RUN)/phase3/model-%/final/model.safetensors $(RUN)/samples.mp $(RUN)/params-text.txt $(call uses,INFER)
 	$(INFER_MODEL) --rows-of $(DATA) --out $@
-$(RUN)/phase1/dists-1.mp: $(RUN)/phase1/model-1/final/model.safetensors $(RUN)/samples.mp
+$(RUN)/phase1/dists-1.mp: $(RUN)/phase1/model-1/final/model.safetensors $(RUN)/samples.mp $(call uses,INFER)
 	$(INFER_MODEL) --out $@
-$(RUN)/phase3-single/dists.mp: $(RUN)/phase3-single/model/final/model.safetensors $(RUN)/samples.mp
+$(RUN)/phase3-single/dists.mp: $(RUN)/phase3-single/model/final/model.safetensors $(RUN)/samples.mp $(call uses,INFER)
 	$(INFER_MODEL) --out $@
 
 # ---- phases 1 and 3: the models scored on their seed rows; the kept ones' ensemble ----
@@ -70,9 +71,9 @@ $(RUN)/phase3-single/dists.mp: $(RUN)/phase3-single/model/final/model.safetensor
 kept_models = $$($(INSPECT) $(1) | jq -r 'select(.models) | .models[] | select(.selected) | .path' | sed -e 's,seedrows-\([0-9]*\)\.mp$$,model-\1/final,' -e 's,^,--model ,')
 # select_rules(phase)
 define select_rules
-$(RUN)/$(1)/scores.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/seedrows-$(k).mp) $(RUN)/params-select.txt
+$(RUN)/$(1)/scores.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/seedrows-$(k).mp) $(RUN)/params-select.txt $(call uses,SCORE_MODELS)
 	$(SCORE_MODELS) $(COMMON) --queries $(DATA) --top $(TOPK) --out $$@ $$(filter %.mp,$$^)
-$(RUN)/$(1)/ensemble.mp: $(RUN)/$(1)/scores.mp $(RUN)/samples.mp
+$(RUN)/$(1)/ensemble.mp: $(RUN)/$(1)/scores.mp $(RUN)/samples.mp $(call uses,INFER)
 	$(INFER) $(COMMON) --samples $(RUN)/samples.mp $$(call kept_models,$$<) --out $$@
 endef
 RELEASE_DISTS = 1

@@ -41,18 +41,21 @@ ROWS        = model
 rows_args   = --index $(RUN)/index.mp --model $(1)
 SELECT_ARGS = --index $(RUN)/index.mp
 PATTERNS    = $(PATTERN_MODEL) $(COMMON) --index $(RUN)/index.mp
+PATTERNS_PROGRAM = PATTERN_MODEL
 ROWS_SOURCE = $(RUN)/index.mp
 else
 PATTERNS    = $(PATTERN_DISTS) $(COMMON) --samples $(RUN)/samples.mp $(PATTERN_FLAGS)
+PATTERNS_PROGRAM = PATTERN_DISTS
 ROWS_SOURCE = $(RUN)/samples.mp
 endif
+PROGRAM_VARIABLES += $(PATTERNS_PROGRAM)
 PHASE1_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase1/$(ROWS)-$(k).mp)
 PHASE3_MODELS = $(foreach k,$(MODEL_NUMBERS),$(RUN)/phase3/$(ROWS)-$(k).mp)
 
-$(RUN)/phase1/$(ROWS)-%.mp: $(ROWS_SOURCE) $(RUN)/params-patterns.txt
+$(RUN)/phase1/$(ROWS)-%.mp: $(ROWS_SOURCE) $(RUN)/params-patterns.txt $(call uses,$(PATTERNS_PROGRAM))
 	@mkdir -p $(RUN)/phase1
 	$(PATTERNS) $(call pattern_subset,$*) --out $@
-$(RUN)/phase3/$(ROWS)-%.mp: $(RUN)/phase3/pairs.mp $(ROWS_SOURCE) $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+$(RUN)/phase3/$(ROWS)-%.mp: $(RUN)/phase3/pairs.mp $(ROWS_SOURCE) $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(call uses,$(PATTERNS_PROGRAM))
 	$(PATTERNS) --pairs $< $(call pattern_subset,$*) $(CL_FLAGS) --out $@
-$(RUN)/phase3-single/$(ROWS).mp: $(RUN)/phase3-single/pairs.mp $(ROWS_SOURCE) $(RUN)/params-patterns.txt $(RUN)/params-cl.txt
+$(RUN)/phase3-single/$(ROWS).mp: $(RUN)/phase3-single/pairs.mp $(ROWS_SOURCE) $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(call uses,$(PATTERNS_PROGRAM))
 	$(PATTERNS) --pairs $< $(CL_FLAGS) --out $@

@@ -122,6 +122,8 @@ INDEX         ?= $(BIN)/index
 QUERY         ?= $(BIN)/query
 ## inspect, whose JSON names the models score-models kept (the encoders)
 INSPECT       ?= $(BIN)/inspect
+# the programs whose digests are stamps (program_stamp below); the model's file adds its own
+PROGRAM_VARIABLES = TOKENIZE BUILD_SAMPLES INDEX SCORE_MODELS EXPAND RERANK EVALUATE QUERY BUILD_PAIRS
 
 # ---- one pipeline at a time in a run folder ----
 # make is re-run under an exclusive flock(1) of the RUN folder: a second pipeline started on
@@ -172,6 +174,13 @@ $(RUN)/params-$(1).txt: FORCE | $(RUN_MARKER)
 	@new=$$@.new.$$$$$$$$; printf '%s\n' $(2) > $$$$new && if cmp -s $$$$new $$@; then rm -f $$$$new; else mv -f $$$$new $$@; fi
 endef
 FORCE:
+# program_stamp(VARIABLE): a stage's program is a parameter too: params-program-VARIABLE.txt
+# holds the SHA-256 of the file the variable runs (its last word, found on PATH if need be): so
+# an upgraded program re-runs its stages and their dependants, and a rebuild that yields the
+# same bytes re-runs nothing. uses(VARIABLE) is that stamp, a prerequisite of the stage.
+program_digest = $(firstword $(shell p=$$(command -v '$(lastword $(1))' 2>/dev/null) && sha256sum < "$$p" 2>/dev/null) missing)
+program_stamp  = $(call stamp,program-$(1),"sha256=$(call program_digest,$($(1)))")
+uses           = $(RUN)/params-program-$(1).txt
 
 # ---- the entity model: VOCAB_ARGS, MAX_WORDPIECES, MODEL_DEPS, PHASE1_MODELS, PHASE3_MODELS
 # and the rules for phase1/$(ROWS)-%.mp, phase3/$(ROWS)-%.mp, phase3-single/$(ROWS).mp. ROWS is
@@ -194,15 +203,16 @@ $(eval $(call stamp,cl,"FLAGS=$(CL_FLAGS)"))
 $(eval $(call stamp,query,"FLAGS=$(QUERY_FLAGS)"))
 $(eval $(call stamp,phase2,"SIZE=$(SIZE_PHASE2)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
 $(eval $(call stamp,final,"SIZE=$(SIZE_FINAL)" "E=$(EXPAND_FLAGS)" "R=$(RERANK_FLAGS)"))
+$(foreach v,$(PROGRAM_VARIABLES),$(eval $(call program_stamp,$(v))))
 
 # ---- text: the corpus and one masked sample per (entity, sentence) ----
-$(RUN)/corpus.mp: $(RUN)/params-text.txt
+$(RUN)/corpus.mp: $(RUN)/params-text.txt $(call uses,TOKENIZE)
 	$(TOKENIZE) $(COMMON) $(DATA) $(VOCAB_ARGS) --out $@
-$(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-samples.txt
+$(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-samples.txt $(call uses,BUILD_SAMPLES)
 	$(BUILD_SAMPLES) $(COMMON) --corpus $< --max-wordpieces $(MAX_WORDPIECES) --out $@
 
 # ---- the corpus index (pattern model): what `query` and `serve` answer any seed set from ----
-$(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
+$(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt $(call uses,INDEX)
 	$(INDEX) $(COMMON) --samples $< $(INDEX_FLAGS) --out $@
 
 # ---- phases 1 and 3: selection + ensemble of the K models' distributions (the model's file
@@ -210,7 +220,7 @@ $(RUN)/index.mp: $(RUN)/samples.mp $(RUN)/params-index.txt
 ifndef select_rules
 # select_rules(phase)
 define select_rules
-$(RUN)/$(1)/ensemble.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt
+$(RUN)/$(1)/ensemble.mp: $(foreach k,$(MODEL_NUMBERS),$(RUN)/$(1)/$(ROWS)-$(k).mp) $(RUN)/params-select.txt $(call uses,SCORE_MODELS)
 	$(SCORE_MODELS) $(COMMON) $(SELECT_ARGS) --queries $(DATA) --top $(TOPK) --ensemble $$@ --out $(RUN)/$(1)/scores.mp $$(filter %.mp,$$^)
 endef
 endif
@@ -221,13 +231,13 @@ $(eval $(call select_rules,phase3))
 # expand_rules(name, dists or patmodel, size, stamp group); users_of_FILE: the names reading FILE
 define expand_rules
 users_of_$(2) += $(1)
-$(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt
+$(RUN)/$(1)/expansions.mp: $(2) $(RUN)/params-$(4).txt $(call uses,EXPAND)
 	@mkdir -p $(RUN)/$(1)
 	$(EXPAND) $(COMMON) $(call rows_args,$(2)) --queries $(DATA) --size $(3) $(EXPAND_FLAGS) --out $$@
-$(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp
+$(RUN)/$(1)/ranked.mp: $(RUN)/$(1)/expansions.mp $(call uses,RERANK)
 	$(RERANK) $(COMMON) $(call rows_args,$(2)) $(RERANK_FLAGS) --out $$@ $$<
 	$$(call release,$(2))
-$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
+$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp $(call uses,EVALUATE)
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
 # phase 2: seeds + SIZE_PHASE2, from the ensemble (and, for noen, from model 1 alone)
@@ -237,11 +247,11 @@ $(eval $(call expand_rules,phase2-single,$(RUN)/phase1/$(ROWS)-1.mp,$(SIZE_PHASE
 ifeq ($(PROTOCOL),inductive)
 # each query expanded and refined on its own, from the index (query --queries): no dists
 define query_rules
-$(RUN)/$(1)/ranked.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(RUN)/params-select.txt $(RUN)/params-final.txt $(RUN)/params-query.txt
+$(RUN)/$(1)/ranked.mp: $(RUN)/index.mp $(RUN)/params-patterns.txt $(RUN)/params-cl.txt $(RUN)/params-select.txt $(RUN)/params-final.txt $(RUN)/params-query.txt $(call uses,QUERY)
 	@mkdir -p $(RUN)/$(1)
 	$(QUERY) $(COMMON) --index $$< --queries $(DATA) --variant $(1) --size $(SIZE_FINAL) --phase2-size $(SIZE_PHASE2) \
 	  --models $(K) --top $(TOPK) --feature-fraction $(PATTERN_FRACTION) --random-seed $(RANDOM_SEED) $(CL_FLAGS) $(QUERY_FLAGS) --out $$@
-$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp
+$(RUN)/$(1)/report.mp: $(RUN)/$(1)/ranked.mp $(call uses,EVALUATE)
 	$(EVALUATE) $(COMMON) --gt $(DATA) --out $$@ $(1)=$$<
 endef
 $(foreach v,noclen nocl noen full,$(eval $(call query_rules,$(v))))
@@ -255,7 +265,7 @@ endif
 # ---- phase 3: contrastive pairs from a phase-2 ranking ----
 # pairs_rule(phase-2 ranking folder, phase-3 folder)
 define pairs_rule
-$(RUN)/$(2)/pairs.mp: $(RUN)/$(1)/ranked.mp $(RUN)/samples.mp $(RUN)/params-pairs.txt
+$(RUN)/$(2)/pairs.mp: $(RUN)/$(1)/ranked.mp $(RUN)/samples.mp $(RUN)/params-pairs.txt $(call uses,BUILD_PAIRS)
 	@mkdir -p $(RUN)/$(2)
 	$(BUILD_PAIRS) $(COMMON) --ranked $$< --queries $(DATA) --samples $(RUN)/samples.mp $(PAIRS_FLAGS) --out $$@
 endef

@@ -85,6 +85,17 @@ awk -v m="$pmap" 'BEGIN {exit !(m != "" && m >= 0.45)}' && pass patterns_map_flo
 nmap=$(map10_of "$PRUN/noclen/report.mp")
 awk -v f="$pmap" -v n="$nmap" 'BEGIN {exit !(f > n + 0.05)}' && pass patterns_contrast_pays ||
     fail patterns_contrast_pays "full $pmap vs noclen $nmap"
+# a stage's program is one of its parameters: the same bytes elsewhere re-run nothing, a
+# changed rerank re-runs the re-rankings and their reports and nothing before them
+cp -r "$PROBEXPAN_BIN" "$WORK/bin-copy"
+PMK="make --no-print-directory -f $PROBEXPAN_ROOT/pipelines/probexpan.mk DATA=$SHARED/data/mini-ese.tar.gz RUN=$PRUN K=2 TOPK=1 THREADS=1"
+$PMK BIN="$WORK/bin-copy" noclen >"$WORK/plog-same" 2>&1
+check same_programs_rerun_nothing bash -c "! grep -q 'bin-copy/' '$WORK/plog-same'"
+printf '\n' >>"$WORK/bin-copy/rerank"
+$PMK BIN="$WORK/bin-copy" noclen >"$WORK/plog-rerank" 2>&1
+if grep -q "bin-copy/rerank" "$WORK/plog-rerank" && grep -q "bin-copy/evaluate" "$WORK/plog-rerank" &&
+   ! grep -q "bin-copy/\(tokenize\|build-samples\|index\|pattern-model\|expand\) " "$WORK/plog-rerank"; then
+    pass changed_program_reruns_its_stages; else fail changed_program_reruns_its_stages "$(grep -o 'bin-copy/[a-z-]*' "$WORK/plog-rerank" | tr '\n' ' ')"; fi
 
 RUN=$WORK/run
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY full >"$WORK/log" 2>&1; then pass full_runs; else fail full_runs "$(tail -n 5 "$WORK/log")"; exit 0; fi
