@@ -7,7 +7,9 @@
 # pipeline runs on both datasets with the same seeds and evaluate prints MAP
 # side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
 # the discovered run is also scored against every discovered entity that WordNet
-# names as a class member (examples/wordnet/wordnet.awk's class lists), also
+# names as a class member (examples/wordnet/wordnet.awk's class lists with every
+# lemma of a member synset: a name is a member when any of its senses is, the rule
+# of wordnet-ese's own gt, so that both datasets are scored by one rule), also
 # those the curated list lacks (WORDNET_CLASSES=0: not, for datasets whose classes are
 # no WordNet classes). DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
 # JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
@@ -30,7 +32,7 @@ bash "$here/discover_map.sh" "$curated" "$out/discovered"
 wordnet=${WORDNET_DIR:-/usr/share/wordnet}
 if [ -r "$wordnet/data.noun" ] && [ "${WORDNET_CLASSES:-1}" = 1 ]; then
     rm -rf "$out/wordnet" && mkdir -p "$out/wordnet/classes" "$out/wordnet/data"
-    awk -v out="$out/wordnet" -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
+    awk -v out="$out/wordnet" -v class_names=all -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
     cp "$out/discovered/entity2id.txt" "$out/wordnet/data/"
     [ ! -f "$out/discovered/aliases.txt" ] || cp "$out/discovered/aliases.txt" "$out/wordnet/data/"
     echo "with WordNet's class lists:"
