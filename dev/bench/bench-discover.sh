@@ -13,7 +13,8 @@
 # those the curated list lacks (WORDNET_CLASSES=0: not, for datasets whose classes are
 # no WordNet classes). DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
 # JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
-# precision of the discovered names from those hand judgements.
+# precision of the discovered names from those hand judgements. Last, discover_slots.sh
+# lists each top-10 slot without a member of both runs in OUT/slots.txt and prints its counts.
 set -euo pipefail
 bin=$1 curated=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,3 +48,9 @@ done
 [ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] ||
     "$bin/evaluate" --quiet --gt "$out/wordnet/data" discovered-wordnet-gt="$out/run-discovered/full/ranked.mp"
 "$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"
+# where the discovered run loses, slot by slot (the whole list in OUT/slots.txt)
+gt=$out/discovered
+[ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] || gt=$out/wordnet/data
+BIN=$bin bash "$here/discover_slots.sh" "$curated" "$out/discovered" "$gt" \
+    "$out/run-curated/full/ranked.mp" "$out/run-discovered/full/ranked.mp" >"$out/slots.txt"
+tail -n 2 "$out/slots.txt"
