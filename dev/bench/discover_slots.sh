@@ -5,7 +5,8 @@
 # runs (dev/bench/ap.awk, the seeds removed) and the seeds of both, then each top-10 slot
 # that holds no member: "D" for the discovered run, with the entity's mentions and the
 # curated entity under most of them ("-": none, the curated list never had the name), "C"
-# for the curated run. The last lines count the slots by kind.
+# for the curated run. The last lines count the slots by kind, also the discovered run's
+# slots that hold a member the curated list never had (no curated class can count it).
 # Positions: DISCOVERED was annotated from CURATED's sentences one a line (bench-discover.sh's
 # text.txt), so each discovered sentence's articleId ends in ":<line>"; annotate may split a
 # line into several sentences, which are found in the line by their text without spaces. A
@@ -64,7 +65,7 @@ lists() { "$bin/inspect" --quiet --full "$1" | jq -r 'select(.class) | [.class, 
     ([.seeds as $s | .entities[] | select(. as $e | $s | index([$e]) | not) | tostring] | join(" "))] | join("\t")'; }
 lists "$ranked_c" >"$tmp/lc"
 lists "$ranked_d" >"$tmp/ld"
-: >"$tmp/slots"
+: >"$tmp/slots"; : >"$tmp/members"
 while IFS=$'\t' read -r cls q seeds_c list_c <&3 && IFS=$'\t' read -r cls_d q_d seeds_d list_d <&4; do
     [ "$cls" = "$cls_d" ] && [ "$q" = "$q_d" ] || { echo "discover_slots.sh: the runs' queries differ: $cls/$q, $cls_d/$q_d" >&2; exit 3; }
     tr ' ' '\n' <<<"$list_c" >"$tmp/c.list"
@@ -72,16 +73,18 @@ while IFS=$'\t' read -r cls q seeds_c list_c <&3 && IFS=$'\t' read -r cls_d q_d 
     ap_c=$(awk -F'\t' -f "$here/ap.awk" "$src/gt/$cls.txt" "$tmp/c.list" | cut -f1)
     ap_d=$(awk -F'\t' -f "$here/ap.awk" "$disc_gt/gt/$cls.txt" "$tmp/d.list" | cut -f1)
     printf '%s q%s AP@10 curated %.3f discovered %.3f   seeds: %s | %s\n' "$cls" "$q" "$ap_c" "$ap_d" "$seeds_c" "$seeds_d"
-    head -n 10 "$tmp/d.list" | awk -F'\t' -v gt="$disc_gt/gt/$cls.txt" -v e2i="$disc/entity2id.txt" -v ce2i="$src/entity2id.txt" -v pairs="$tmp/pairs" '
+    head -n 10 "$tmp/d.list" | awk -F'\t' -v gt="$disc_gt/gt/$cls.txt" -v e2i="$disc/entity2id.txt" -v ce2i="$src/entity2id.txt" -v pairs="$tmp/pairs" -v members="$tmp/members" '
         BEGIN { while ((getline l < gt) > 0) { split(l, f, "\t"); if (f[3] >= 1) m[f[1]] = 1 }
                 while ((getline l < e2i) > 0) { split(l, f, "\t"); name[f[2]] = f[1] }
                 while ((getline l < ce2i) > 0) { split(l, f, "\t"); cname[f[2]] = f[1] }
                 while ((getline l < pairs) > 0) { split(l, f, "\t"); if (f[1] == "n") n[f[2]] = f[3]; else cur[f[1]] = f[2] } }
+        ($1 in m) { print "member", (($1 in cur) ? "curated" : "-") >>members }
         !($1 in m) { printf "  D  %s  (%d mentions; curated: %s)\n", name[$1], n[$1], ($1 in cur) ? cname[cur[$1]] : "-" }' | tee -a "$tmp/slots"
     head -n 10 "$tmp/c.list" | awk -F'\t' -v gt="$src/gt/$cls.txt" -v e2i="$src/entity2id.txt" '
         BEGIN { while ((getline l < gt) > 0) { split(l, f, "\t"); if (f[3] >= 1) m[f[1]] = 1 }
                 while ((getline l < e2i) > 0) { split(l, f, "\t"); name[f[2]] = f[1] } }
         !($1 in m) { printf "  C  %s\n", name[$1] }' | tee -a "$tmp/slots"
 done 3<"$tmp/lc" 4<"$tmp/ld"
-awk '$1 == "D" { d++; if (/curated: -\)$/) dn++ } $1 == "C" { c++ }
-    END { printf "top-10 slots without a member: discovered run %d (%d of them names the curated list never had), curated run %d\n", d, dn, c }' "$tmp/slots"
+awk '$1 == "D" { d++; if (/curated: -\)$/) dn++ } $1 == "C" { c++ } $1 == "member" { m++; if ($2 == "-") mn++ }
+    END { printf "top-10 slots without a member: discovered run %d (%d of them names the curated list never had), curated run %d\n", d, dn, c
+          printf "top-10 slots with a member in the discovered run: %d, %d of them names the curated list never had\n", m, mn }' "$tmp/slots" "$tmp/members"

@@ -36,14 +36,17 @@ expected='lakes q0 AP@10 curated 0.389 discovered 0.333   seeds: Lake Alpha | Al
   D  Epsilon  (1 mentions; curated: Epsilon)
   C  Delta
   C  Epsilon
-top-10 slots without a member: discovered run 3 (1 of them names the curated list never had), curated run 2'
+top-10 slots without a member: discovered run 3 (1 of them names the curated list never had), curated run 2
+top-10 slots with a member in the discovered run: 2, 0 of them names the curated list never had'
 [ "$(cat out)" = "$expected" ] && pass slots_listed || fail slots_listed "$(cat out err)"
 # a discovered mention cut short (Alpha in "Lake Alpha") lies on the curated one; one that
-# covers under 3/4 of a longer curated span does not
+# covers under 3/4 of a longer curated span does not; the member Gamma (no mention left) is
+# one the curated list never had
 sed 's/"start":0,"end":1,"entityId":14,"text":"Zeta Corp"/"start":3,"end":4,"entityId":14,"text":"sells Gamma"/; s/,{"start":4,"end":4,"entityId":15,"text":"Gamma"}//' disc/sentences.json >disc2.json
 mkdir -p disc2 && cp disc2.json disc2/sentences.json && cp disc/entity2id.txt disc2/ && cp -r disc/gt disc2/
 BIN=$WORK/fake bash "$S" cur disc2 disc2 rc.jsonl rd.jsonl >out 2>err
 grep -qx '  D  Zeta Corp  (1 mentions; curated: -)' out && ! grep -q 'curated: Gamma' out &&
+    grep -qx 'top-10 slots with a member in the discovered run: 2, 1 of them names the curated list never had' out &&
     pass overlap_rule || fail overlap_rule "$(cat out err)"
 # bad input: a discovered sentence that is not in its curated line; runs of other queries
 sed 's/"Epsilon","too"/"Epsilon","twice"/' disc/sentences.json >disc2/sentences.json
