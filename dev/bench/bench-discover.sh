@@ -7,11 +7,14 @@
 # pipeline runs on both datasets with the same seeds and evaluate prints MAP
 # side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
 # the discovered run is also scored against every discovered entity that WordNet
-# names as a class member (examples/wordnet/wordnet.awk's class lists), also
+# names as a class member (examples/wordnet/wordnet.awk's class lists with every
+# lemma of a member synset: a name is a member when any of its senses is, the rule
+# of wordnet-ese's own gt, so that both datasets are scored by one rule), also
 # those the curated list lacks (WORDNET_CLASSES=0: not, for datasets whose classes are
 # no WordNet classes). DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
 # JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
-# precision of the discovered names from those hand judgements.
+# precision of the discovered names from those hand judgements. Last, discover_slots.sh
+# lists each top-10 slot without a member of both runs in OUT/slots.txt and prints its counts.
 set -euo pipefail
 bin=$1 curated=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +33,7 @@ bash "$here/discover_map.sh" "$curated" "$out/discovered"
 wordnet=${WORDNET_DIR:-/usr/share/wordnet}
 if [ -r "$wordnet/data.noun" ] && [ "${WORDNET_CLASSES:-1}" = 1 ]; then
     rm -rf "$out/wordnet" && mkdir -p "$out/wordnet/classes" "$out/wordnet/data"
-    awk -v out="$out/wordnet" -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
+    awk -v out="$out/wordnet" -v class_names=all -f "$root/examples/wordnet/wordnet.awk" "$wordnet/data.noun" >/dev/null
     cp "$out/discovered/entity2id.txt" "$out/wordnet/data/"
     [ ! -f "$out/discovered/aliases.txt" ] || cp "$out/discovered/aliases.txt" "$out/wordnet/data/"
     echo "with WordNet's class lists:"
@@ -45,3 +48,9 @@ done
 [ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] ||
     "$bin/evaluate" --quiet --gt "$out/wordnet/data" discovered-wordnet-gt="$out/run-discovered/full/ranked.mp"
 "$bin/evaluate" --quiet --gt "$curated" curated="$out/run-curated/full/ranked.mp"
+# where the discovered run loses, slot by slot (the whole list in OUT/slots.txt)
+gt=$out/discovered
+[ "${WORDNET_CLASSES:-1}" != 1 ] || [ ! -d "$out/wordnet/data" ] || gt=$out/wordnet/data
+BIN=$bin bash "$here/discover_slots.sh" "$curated" "$out/discovered" "$gt" \
+    "$out/run-curated/full/ranked.mp" "$out/run-discovered/full/ranked.mp" >"$out/slots.txt"
+tail -n 2 "$out/slots.txt"

@@ -3,6 +3,7 @@
 #
 # Usage: awk -v out=DIR -f wordnet.awk data.noun [data.verb data.adj data.adv]
 #        awk -v out=DIR -v mode=instances -f wordnet.awk data.noun
+#        awk -v out=DIR -v class_names=all -f wordnet.awk data.noun [...]
 #   data.noun must come first. POSIX awk (mawk, gawk, busybox awk).
 # Writes (mode=instances: only instances.tsv and senses.tsv, see below):
 #   DIR/corpus.tsv    wn:<pos><offset><TAB>text, one line per definition
@@ -27,6 +28,11 @@
 # capitalised lemma (even when an earlier synset owns that name, as with
 # "Washington": an ambiguous name is a member of each of its classes) and its
 # other lemmas that it owns; annotate maps the names to entities.
+# class_names=all: a member synset lists every capitalised lemma, also those another
+# synset owns or that are no entity names ("Champlain", the explorer's, is a name of
+# Lake Champlain too): a name is a member when any of its senses is, the rule of
+# wordnet-ese's gt (../shared/data), for scoring an entity list made some other way
+# (dev/bench/bench-discover.sh).
 #
 # mode=instances (the held-out classes, heldout.sh) writes every noun synset's instances instead:
 #   DIR/instances.tsv  class_offset<TAB>class_lemma<TAB>member_offset<TAB>name: a line per noun
@@ -164,7 +170,7 @@ function class_members(lemma, file,    n, cand, c, best, bestn, q, head, tail, s
         nn = split(capnames[m], names, "\t")
         for (x = 1; x <= nn; x++) {
             gsub(/_/, " ", names[x])
-            if (x == 1 || claimed[names[x]] == m) print names[x] > (out "/classes/" file ".txt")
+            if (x == 1 || class_names == "all" || claimed[names[x]] == m) print names[x] > (out "/classes/" file ".txt")
         }
         nm++
     }

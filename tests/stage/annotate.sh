@@ -226,6 +226,16 @@ names() { cut -f2 "wn/ds/gt/$1.txt" | sort | tr '\n' ','; }
    [ "$(names composers)" = 'Bach,Berlin,Irving Berlin,Mozart,' ] &&
    [ "$(names rivers)" = 'Mississippi River,Ohio,Ohio River,' ] &&
    [ "$(names generals)" = 'Grant,Lee,Sherman,' ] && pass wordnet_members || fail wordnet_members "$(names us_states) $(names composers)"
+# class_names=all (bench-discover.sh): every capitalised lemma of a member synset, also one
+# that is no entity name (TX, two letters: owned by no entity) or that an earlier synset owns;
+# without it only the first lemma and the owned ones
+mkdir -p wn/own/classes wn/all/classes
+awk -v out=wn/own -f "$PROBEXPAN_ROOT/examples/wordnet/wordnet.awk" "$FX/data.noun" >/dev/null
+awk -v out=wn/all -v class_names=all -f "$PROBEXPAN_ROOT/examples/wordnet/wordnet.awk" "$FX/data.noun" >/dev/null
+[ "$(sort wn/own/classes/us_states.txt | tr '\n' ,)" = 'Buckeye State,Evergreen State,Hawkeye State,Iowa,Lone Star State,Ohio,Texas,Washington,' ] &&
+    [ "$(comm -13 <(sort wn/own/classes/us_states.txt) <(sort wn/all/classes/us_states.txt) | tr '\n' ,)" = 'IA,OH,TX,WA,' ] &&
+    diff -q wn/own/classes/composers.txt wn/all/classes/composers.txt >/dev/null &&
+    pass wordnet_class_names_all || fail wordnet_class_names_all "$(tr '\n' , <wn/all/classes/us_states.txt)"
 # entities: capitalised noun lemmas; not taxa (Canis), common words (March: "march"
 # is frequent), names with digits (B-52) or of <= 2 characters (IA); aliases are no entities
 cut -f1 wn/ds/entity2id.txt >wn/names
