@@ -242,6 +242,85 @@ static void test_short_form_with_another_long_form(void) {
     discovered_names_free(names, n);
 }
 
+/* Discovery on sentences where "Douglas" alone shares `with_kenneth`
+ * sentences with "Kenneth Douglas" (its most frequent long form, a person's:
+ * "Kenneth" stands before two other surnames) and `with_roger` with "Roger
+ * Douglas". */
+static int64_t douglas_text(int with_kenneth, int with_roger, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "we met Kenneth Douglas today .", 10);
+    add(d, "then Kenneth Baker spoke .", 1);
+    add(d, "then Kenneth Clarke spoke .", 1);
+    add(d, "Douglas said no .", 4);
+    add(d, "we saw Kenneth Douglas , and Douglas agreed .", with_kenneth);
+    add(d, "we saw Roger Douglas , and Douglas agreed .", with_roger);
+    add(d, "they saw Roger Douglas there .", 2);
+    add(d, "we like Ohio , a lot .", 60);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
+/* A surname seen alone beside another long form in more sentences than
+ * beside its most frequent one stands for the other ("Douglas said" beside
+ * "Roger Douglas", not "McDonnell Douglas"); beside its own more often, it
+ * is its alias. */
+static void test_short_form_beside_a_rival_long_form(void) {
+    discovered_name *names;
+    int64_t n = douglas_text(1, 3, &names);
+    CHECK(find(names, n, "Douglas") >= 0 && find(names, n, "Kenneth Douglas") >= 0 && find(names, n, "Roger Douglas") >= 0);
+    discovered_names_free(names, n);
+    n = douglas_text(3, 1, &names);
+    CHECK(has_alias(names, n, "Kenneth Douglas", "Douglas") && find(names, n, "Douglas") < 0);
+    discovered_names_free(names, n);
+}
+
+/* A word in capitals is an acronym, no given name: "ETH Zurich" is no
+ * person's name and "Zurich" stays apart; "Alan Kay", counted the same, is
+ * Kay's full name. */
+static void test_capitals_no_given_name(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "we studied at ETH Zurich then .", 5);
+    add(d, "we ran ETH Oberon then .", 2);
+    add(d, "we flew to Zurich then .", 3);
+    add(d, "we read Alan Kay then .", 5);
+    add(d, "we read Alan Perlis then .", 2);
+    add(d, "we met Kay then .", 3);
+    add(d, "we like Ohio , a lot .", 60);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    CHECK(find(names, n, "Zurich") >= 0 && find(names, n, "ETH Zurich") >= 0);
+    CHECK(has_alias(names, n, "Alan Kay", "Kay") && find(names, n, "Kay") < 0);
+    discovered_names_free(names, n);
+}
+
+/* Two spellings that head definitions of their own in a glossary name two
+ * things ("MAC" and "Mac"); a spelling that heads none is a variant of the
+ * headword ("UNIX" of "Unix"). */
+static void test_headwords_spelled_alike(void) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    add(d, "MAC : a code that authenticates a message", 1);
+    add(d, "Mac : a personal computer from Apple", 1);
+    add(d, "Unix : an operating system from Bell Labs", 1);
+    add(d, "the MAC was wrong , so we sent a new MAC .", 3);
+    add(d, "the Mac was slow , so we bought a new Mac .", 3);
+    add(d, "the Unix shell and the UNIX kernel ran .", 3);
+    discovered_name *names;
+    int64_t n = discover_finish(d, &names);
+    discover_free(d);
+    int64_t upper = find(names, n, "MAC"), title = find(names, n, "Mac");
+    CHECK(upper >= 0 && title >= 0 && names[upper].naliases == 0 && names[title].naliases == 0);
+    CHECK(has_alias(names, n, "Unix", "UNIX") && find(names, n, "UNIX") < 0);
+    discovered_names_free(names, n);
+}
+
 /* Lossy counting: with a tiny table the singletons are pruned, the frequent name survives. */
 static void test_pruning(void) {
     discover_params p;
@@ -511,6 +590,9 @@ RUN(test_parts_of_longer_names);
 RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);
 RUN(test_short_form_with_another_long_form);
+RUN(test_short_form_beside_a_rival_long_form);
+RUN(test_capitals_no_given_name);
+RUN(test_headwords_spelled_alike);
 RUN(test_pruning);
 RUN(test_definition_heads);
 RUN(test_heads_of_running_text);
