@@ -27,6 +27,18 @@ static int64_t discover_default(const char *const *text, int times, discovered_n
     return n;
 }
 
+/* Discovery with the default parameters on each sentence of the
+ * NULL-terminated `text`, sentence i added times[i] times. */
+static int64_t discover_counted(const char *const *text, const int *times, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    for (int i = 0; text[i]; i++) add(d, text[i], times[i]);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
 /* Index of `name` in the result, or -1. */
 static int64_t find(const discovered_name *names, int64_t n, const char *name) {
     for (int64_t i = 0; i < n; i++)
@@ -247,20 +259,12 @@ static void test_short_form_with_another_long_form(void) {
  * "Kenneth" stands before two other surnames) and `with_roger` with "Roger
  * Douglas". */
 static int64_t douglas_text(int with_kenneth, int with_roger, discovered_name **names) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add(d, "we met Kenneth Douglas today .", 10);
-    add(d, "then Kenneth Baker spoke .", 1);
-    add(d, "then Kenneth Clarke spoke .", 1);
-    add(d, "Douglas said no .", 4);
-    add(d, "we saw Kenneth Douglas , and Douglas agreed .", with_kenneth);
-    add(d, "we saw Roger Douglas , and Douglas agreed .", with_roger);
-    add(d, "they saw Roger Douglas there .", 2);
-    add(d, "we like Ohio , a lot .", 60);
-    int64_t n = discover_finish(d, names);
-    discover_free(d);
-    return n;
+    const char *const text[] = {"we met Kenneth Douglas today .", "then Kenneth Baker spoke .", "then Kenneth Clarke spoke .",
+                                "Douglas said no .", "we saw Kenneth Douglas , and Douglas agreed .",
+                                "we saw Roger Douglas , and Douglas agreed .", "they saw Roger Douglas there .",
+                                "we like Ohio , a lot .", NULL};
+    const int times[] = {10, 1, 1, 4, with_kenneth, with_roger, 2, 60};
+    return discover_counted(text, times, names);
 }
 
 /* A surname seen alone beside another long form in more sentences than
@@ -281,19 +285,12 @@ static void test_short_form_beside_a_rival_long_form(void) {
  * person's name and "Zurich" stays apart; "Alan Kay", counted the same, is
  * Kay's full name. */
 static void test_capitals_no_given_name(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add(d, "we studied at ETH Zurich then .", 5);
-    add(d, "we ran ETH Oberon then .", 2);
-    add(d, "we flew to Zurich then .", 3);
-    add(d, "we read Alan Kay then .", 5);
-    add(d, "we read Alan Perlis then .", 2);
-    add(d, "we met Kay then .", 3);
-    add(d, "we like Ohio , a lot .", 60);
+    const char *const text[] = {"we studied at ETH Zurich then .", "we ran ETH Oberon then .", "we flew to Zurich then .",
+                                "we read Alan Kay then .", "we read Alan Perlis then .", "we met Kay then .",
+                                "we like Ohio , a lot .", NULL};
+    const int times[] = {5, 2, 3, 5, 2, 3, 60};
     discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
+    int64_t n = discover_counted(text, times, &names);
     CHECK(find(names, n, "Zurich") >= 0 && find(names, n, "ETH Zurich") >= 0);
     CHECK(has_alias(names, n, "Alan Kay", "Kay") && find(names, n, "Kay") < 0);
     discovered_names_free(names, n);
@@ -303,18 +300,12 @@ static void test_capitals_no_given_name(void) {
  * things ("MAC" and "Mac"); a spelling that heads none is a variant of the
  * headword ("UNIX" of "Unix"). */
 static void test_headwords_spelled_alike(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add(d, "MAC : a code that authenticates a message", 1);
-    add(d, "Mac : a personal computer from Apple", 1);
-    add(d, "Unix : an operating system from Bell Labs", 1);
-    add(d, "the MAC was wrong , so we sent a new MAC .", 3);
-    add(d, "the Mac was slow , so we bought a new Mac .", 3);
-    add(d, "the Unix shell and the UNIX kernel ran .", 3);
+    const char *const text[] = {"MAC : a code that authenticates a message", "Mac : a personal computer from Apple",
+                                "Unix : an operating system from Bell Labs", "the MAC was wrong , so we sent a new MAC .",
+                                "the Mac was slow , so we bought a new Mac .", "the Unix shell and the UNIX kernel ran .", NULL};
+    const int times[] = {1, 1, 1, 3, 3, 3};
     discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
+    int64_t n = discover_counted(text, times, &names);
     int64_t upper = find(names, n, "MAC"), title = find(names, n, "Mac");
     CHECK(upper >= 0 && title >= 0 && names[upper].naliases == 0 && names[title].naliases == 0);
     CHECK(has_alias(names, n, "Unix", "UNIX") && find(names, n, "UNIX") < 0);
