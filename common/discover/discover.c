@@ -1128,7 +1128,12 @@ static char *spelling_key(const char *s, size_t len, size_t *klen) {
     return (char *)folded;
 }
 
-/* Kept candidates that are spelled alike (spelling_key) become aliases of the preferred one. */
+/* Two spellings that each head a definition of their own ("MAC" and "Mac",
+ * "POP" and "PoP" in a dictionary) name two things. */
+static int distinct_headwords(const cand *a, const cand *b) { return a->headword && b->headword; }
+
+/* Kept candidates that are spelled alike (spelling_key) become aliases of the
+ * preferred one, unless both are headwords (distinct_headwords). */
 static void merge_spelling_variants(cand *cs, int64_t n, aliases *al) {
     strmap best; /* spelling key -> preferred candidate */
     strmap_init(&best);
@@ -1143,7 +1148,7 @@ static void merge_spelling_variants(cand *cs, int64_t n, aliases *al) {
     for (int64_t i = 0; i < n; i++) {
         if (!keys[i] || !klens[i]) continue;
         int64_t b = strmap_get(&best, keys[i], klens[i]);
-        if (b != i) merge(cs, al, i, b, cs[i].count, MERGE_SPELLING);
+        if (b != i && !distinct_headwords(&cs[i], &cs[b])) merge(cs, al, i, b, cs[i].count, MERGE_SPELLING);
     }
     for (int64_t i = 0; i < n; i++) free(keys[i]);
     free(keys);
@@ -1159,6 +1164,11 @@ static int has_connector(const cand *c) {
         if (is_joiner(c->key + b, e - b)) return 1;
     }
     return 0;
+}
+
+/* Is the word of two or more letters written in capitals ("ETH", "IBM")? */
+static int in_capitals(const char *w, size_t len) {
+    return len >= 2 && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == len;
 }
 
 /* First names: proper words (proper_word) put before other words. GIVEN:
@@ -1223,10 +1233,11 @@ static void find_first_names(const discover *d, const cand *cs, int64_t n, strma
 }
 
 /* Is the word a given name: a GIVEN first name (find_first_names) that is no
- * name of its own (neither kept nor merged)? */
+ * name of its own (neither kept nor merged) and not written in capitals, as
+ * an acronym is ("ETH Zurich", "CS TR")? */
 static int given_name(const cand *cs, const strmap *index, const strmap *firsts, const char *w, size_t len) {
     int64_t kind = strmap_get(firsts, w, len);
-    if (kind < 0 || !(kind & GIVEN)) return 0;
+    if (kind < 0 || !(kind & GIVEN) || in_capitals(w, len)) return 0;
     int64_t i = strmap_get(index, w, len);
     return !(i >= 0 && (cs[i].kept || cs[i].into >= 0));
 }
@@ -1300,6 +1311,49 @@ static int64_t together(const discover *d, const cand *w, const cand *f) {
     return i < 0 ? 0 : d->together.v[i * d->together.slots + MID];
 }
 
+/* Is s[0, sl) f's key or a part of it that ends it at a word boundary ("Turing" of "Alan M. Turing")? */
+static int ends_span(const char *s, size_t sl, const cand *f) {
+    return sl <= f->len && !memcmp(f->key + f->len - sl, s, sl) && (sl == f->len || f->key[f->len - sl - 1] == ' ');
+}
+
+/* Is the span s[0, sl) a name of its own (kept or merged), other than f, a
+ * part of f that ends it, and the names merged with f ("Alan M. Turing", a
+ * head's synonym of "Alan Turing")? */
+static int other_long_form(const strmap *index, const cand *cs, const char *s, size_t sl, int64_t f) {
+    int64_t i = span_index(index, s, sl);
+    if (i < 0 || !(cs[i].kept || cs[i].into >= 0)) return 0;
+    return f < 0 || (!ends_span(s, sl, &cs[f]) && root(cs, i) != root(cs, f));
+}
+
+/* rival[w]: the most sentences that the one-word name w alone shares with
+ * another long form ending with it (discover.together; other_long_form than
+ * long_form[w]): "Douglas" beside "Roger Douglas" when the long form is
+ * "McDonnell Douglas"; SEEN_ALONE when w alone met only other spans ending
+ * with it, 0 when none. */
+enum { SEEN_ALONE = -1 };
+static void rival_long_forms(const discover *d, const strmap *index, const cand *cs, const int64_t *long_form, int64_t *rival) {
+    const counter *tg = &d->together;
+    for (size_t s = 0; s < tg->map.cap; s++) {
+        if (!tg->map.hash[s]) continue;
+        const char *key = tg->map.key[s], *tab = memchr(key, '\t', tg->map.klen[s]);
+        int64_t w = strmap_get(index, key, (size_t)(tab - key));
+        if (w < 0) continue;
+        if (!rival[w]) rival[w] = SEEN_ALONE;
+        if (!other_long_form(index, cs, tab + 1, tg->map.klen[s] - (size_t)(tab + 1 - key), long_form[w])) continue;
+        int64_t k = tg->v[tg->map.val[s] * tg->slots + MID];
+        if (k > rival[w]) rival[w] = k;
+    }
+}
+
+/* Does the one-word name w alone stand for another long form than f: seen
+ * in a sentence with a longer span ending with it but never with f ("Eyre ,
+ * Lake Eyre": not "Jane Eyre"), or with another long form in more sentences
+ * than with f (rival_long_forms)? */
+static int stands_for_another(const discover *d, const cand *cs, int64_t w, int64_t f, int64_t rival) {
+    int64_t k = together(d, &cs[w], &cs[f]);
+    return (rival == SEEN_ALONE && !k) || k < rival;
+}
+
 /* A one-word name w and a kept person's full name f that ends with it
  * (person_long_form: "Turing", "Alan Turing") are one entity
  *  - when f is w's usual long form: f is its most frequent one, at least as
@@ -1310,15 +1364,17 @@ static int64_t together(const discover *d, const cand *w, const cand *f) {
  *    frequent as w alone ("Humphrey Davy"; "Andrew Jackson" and "Michael
  *    Jackson" stay apart from "Jackson"); the one more often seen as a whole
  *    run keeps the name;
- * unless w alone was seen in a sentence with another span ending with it
- * but never with f: "Eyre , Lake Eyre" tells that this "Eyre" is not "Jane
- * Eyre", however frequent the novel.
+ * unless w alone shares more sentences with another span ending with it
+ * (rival_long_forms) than with f: "Eyre , Lake Eyre" tells that this "Eyre"
+ * is not "Jane Eyre", however frequent the novel, and "Douglas said" beside
+ * "Roger Douglas" more often than beside "McDonnell Douglas" that Douglas
+ * is the minister, not the company.
  * Products and places are no persons: "Turbo Pascal", "Franz Lisp",
  * "Internet Explorer", "McDonnell Douglas", "British Columbia" merge nothing. */
 static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
     int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its person's long form, -2: several */
-    char *seen = xcalloc((size_t)n + 1, 1); /* w alone was seen in a sentence with a longer span ending with it */
+    int64_t *rival_full = xcalloc((size_t)n + 1, sizeof *rival_full), *rival_only = xcalloc((size_t)n + 1, sizeof *rival_only);
     for (int64_t i = 0; i < n; i++) full[i] = only[i] = -1;
     for (int64_t i = 0; i < n; i++) {
         if (!cs[i].kept || cs[i].ntok < 2 || has_connector(&cs[i])) continue;
@@ -1328,31 +1384,27 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
         if (full[w] < 0 || preferred(&cs[i], &cs[full[w]])) full[w] = i;
         if (person_long_form(cs, index, firsts, &cs[i])) only[w] = only[w] == -1 ? i : -2;
     }
-    const counter *tg = &d->together;
-    for (size_t s = 0; s < tg->map.cap; s++) {
-        if (!tg->map.hash[s]) continue;
-        const char *tab = memchr(tg->map.key[s], '\t', tg->map.klen[s]);
-        int64_t w = strmap_get(index, tg->map.key[s], (size_t)(tab - tg->map.key[s]));
-        if (w >= 0) seen[w] = 1;
-    }
+    rival_long_forms(d, index, cs, full, rival_full);
+    rival_long_forms(d, index, cs, only, rival_only);
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
         if (f < 0 || !cs[f].kept || !cs[w].kept || !person_long_form(cs, index, firsts, &cs[f]) ||
-            (seen[w] && !together(d, &cs[w], &cs[f])))
+            stands_for_another(d, cs, w, f, rival_full[w]))
             continue;
         if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole)
             merge(cs, al, w, f, cs[w].whole, MERGE_SURNAME);
     }
     for (int64_t w = 0; w < n; w++) {
         int64_t f = only[w];
-        if (f < 0 || !cs[f].kept || !cs[w].kept || 4 * cs[f].count < cs[w].whole || (seen[w] && !together(d, &cs[w], &cs[f])))
+        if (f < 0 || !cs[f].kept || !cs[w].kept || 4 * cs[f].count < cs[w].whole || stands_for_another(d, cs, w, f, rival_only[w]))
             continue;
         if (cs[w].whole > cs[f].whole) merge(cs, al, f, w, 0, MERGE_SURNAME); /* w's count has f's occurrences */
         else merge(cs, al, w, f, cs[w].whole, MERGE_SURNAME);
     }
     free(full);
     free(only);
-    free(seen);
+    free(rival_full);
+    free(rival_only);
 }
 
 /* A name w and its company forms "w Inc", "w Microsystems", "w Computer

@@ -95,6 +95,8 @@
  * Variants of a name then become one entity, the others its aliases:
  *  - spellings that differ only in case, spaces, hyphens, periods or
  *    apostrophes ("UNIX" ~ "Unix", "U. S." ~ "U.S."): the most frequent wins;
+ *    two that each head a definition of their own (below) stay apart
+ *    ("MAC" and "Mac" in a dictionary);
  *  - surnames, for persons only: the long form's words before the last are
  *    given names (proper words, no names of their own, that the text puts
  *    before two or more proper words and rarely before common words: "Alan
@@ -108,7 +110,10 @@
  *    frequent as the word alone ("Davy" ~ "Humphrey Davy");
  *  but in neither case when the word alone was seen in a sentence with
  *  another long form ending with it and never with this one ("Eyre , Lake
- *  Eyre": not "Jane Eyre");
+ *  Eyre": not "Jane Eyre"), nor when it shares more sentences with another
+ *  kept long form than with this one ("Fonda" beside "Henry Fonda" more
+ *  often than beside "Jane Fonda"); a word in capitals is no given name
+ *  ("ETH Zurich");
  *  - before those, the names of one definition head: when their whole-run
  *    occurrences add up to min_count, the first is kept whatever the filters
  *    said of it and the others become its aliases (a headword seen twice and

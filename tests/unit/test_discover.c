@@ -27,6 +27,18 @@ static int64_t discover_default(const char *const *text, int times, discovered_n
     return n;
 }
 
+/* Discovery with the default parameters on each sentence of the
+ * NULL-terminated `text`, sentence i added times[i] times. */
+static int64_t discover_counted(const char *const *text, const int *times, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    for (int i = 0; text[i]; i++) add(d, text[i], times[i]);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
 /* Index of `name` in the result, or -1. */
 static int64_t find(const discovered_name *names, int64_t n, const char *name) {
     for (int64_t i = 0; i < n; i++)
@@ -239,6 +251,64 @@ static void test_short_form_with_another_long_form(void) {
     discover_free(d);
     CHECK(find(names, n, "Eyre") >= 0 && find(names, n, "Jane Eyre") >= 0);
     CHECK(has_alias(names, n, "Greta Garbo", "Garbo"));
+    discovered_names_free(names, n);
+}
+
+/* Discovery on sentences where "Douglas" alone shares `with_kenneth`
+ * sentences with "Kenneth Douglas" (its most frequent long form, a person's:
+ * "Kenneth" stands before two other surnames) and `with_roger` with "Roger
+ * Douglas". */
+static int64_t douglas_text(int with_kenneth, int with_roger, discovered_name **names) {
+    const char *const text[] = {"we met Kenneth Douglas today .", "then Kenneth Baker spoke .", "then Kenneth Clarke spoke .",
+                                "Douglas said no .", "we saw Kenneth Douglas , and Douglas agreed .",
+                                "we saw Roger Douglas , and Douglas agreed .", "they saw Roger Douglas there .",
+                                "we like Ohio , a lot .", NULL};
+    const int times[] = {10, 1, 1, 4, with_kenneth, with_roger, 2, 60};
+    return discover_counted(text, times, names);
+}
+
+/* A surname seen alone beside another long form in more sentences than
+ * beside its most frequent one stands for the other ("Douglas said" beside
+ * "Roger Douglas", not "McDonnell Douglas"); beside its own more often, it
+ * is its alias. */
+static void test_short_form_beside_a_rival_long_form(void) {
+    discovered_name *names;
+    int64_t n = douglas_text(1, 3, &names);
+    CHECK(find(names, n, "Douglas") >= 0 && find(names, n, "Kenneth Douglas") >= 0 && find(names, n, "Roger Douglas") >= 0);
+    discovered_names_free(names, n);
+    n = douglas_text(3, 1, &names);
+    CHECK(has_alias(names, n, "Kenneth Douglas", "Douglas") && find(names, n, "Douglas") < 0);
+    discovered_names_free(names, n);
+}
+
+/* A word in capitals is an acronym, no given name: "ETH Zurich" is no
+ * person's name and "Zurich" stays apart; "Alan Kay", counted the same, is
+ * Kay's full name. */
+static void test_capitals_no_given_name(void) {
+    const char *const text[] = {"we studied at ETH Zurich then .", "we ran ETH Oberon then .", "we flew to Zurich then .",
+                                "we read Alan Kay then .", "we read Alan Perlis then .", "we met Kay then .",
+                                "we like Ohio , a lot .", NULL};
+    const int times[] = {5, 2, 3, 5, 2, 3, 60};
+    discovered_name *names;
+    int64_t n = discover_counted(text, times, &names);
+    CHECK(find(names, n, "Zurich") >= 0 && find(names, n, "ETH Zurich") >= 0);
+    CHECK(has_alias(names, n, "Alan Kay", "Kay") && find(names, n, "Kay") < 0);
+    discovered_names_free(names, n);
+}
+
+/* Two spellings that head definitions of their own in a glossary name two
+ * things ("MAC" and "Mac"); a spelling that heads none is a variant of the
+ * headword ("UNIX" of "Unix"). */
+static void test_headwords_spelled_alike(void) {
+    const char *const text[] = {"MAC : a code that authenticates a message", "Mac : a personal computer from Apple",
+                                "Unix : an operating system from Bell Labs", "the MAC was wrong , so we sent a new MAC .",
+                                "the Mac was slow , so we bought a new Mac .", "the Unix shell and the UNIX kernel ran .", NULL};
+    const int times[] = {1, 1, 1, 3, 3, 3};
+    discovered_name *names;
+    int64_t n = discover_counted(text, times, &names);
+    int64_t upper = find(names, n, "MAC"), title = find(names, n, "Mac");
+    CHECK(upper >= 0 && title >= 0 && names[upper].naliases == 0 && names[title].naliases == 0);
+    CHECK(has_alias(names, n, "Unix", "UNIX") && find(names, n, "UNIX") < 0);
     discovered_names_free(names, n);
 }
 
@@ -511,6 +581,9 @@ RUN(test_parts_of_longer_names);
 RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);
 RUN(test_short_form_with_another_long_form);
+RUN(test_short_form_beside_a_rival_long_form);
+RUN(test_capitals_no_given_name);
+RUN(test_headwords_spelled_alike);
 RUN(test_pruning);
 RUN(test_definition_heads);
 RUN(test_heads_of_running_text);
