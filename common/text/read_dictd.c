@@ -7,9 +7,10 @@
  * -> "operating system", FOLDOC's class of the headword). dictfmt's own
  * entries ("00-database-...") are dropped; column-0 lines that no indented
  * block follows, or longer than 256 bytes, are text; so is a column-0 line
- * after a white-space-only line inside a definition (dictfmt's place for a
- * word too long for the indented column), or a "(url)" at column 0 there
- * (FOLDOC's long link addresses). A comma inside a headword would read as
+ * right after a definition's text or a white-space-only line inside it (no
+ * empty line between: a word dictfmt wrapped to column 0, "{Brainfuck}" of
+ * FOLDOC's "*brainfuck" — a new entry follows an empty line), or a "(url)" at
+ * column 0 there (FOLDOC's long link addresses). A comma inside a headword would read as
  * the list's separator: a variant that only inverts another headword's
  * person name ("Stallman, Richard M." of "Richard Stallman") is dropped, and
  * other headwords are written without their commas ("Universal Description,
@@ -33,7 +34,7 @@ typedef struct {
     char *head[MAX_HEADS]; /* column-0 lines waiting for their definition */
     int nheads, blank_after_heads;
     int in_def, skip, first_def;
-    int wrapped_word; /* a white-space-only line in a definition: dictfmt put a long word on the next line, at column 0 */
+    int wrapped_word; /* the last line was a definition's text or white space: a column-0 line now is a word dictfmt wrapped */
     int state;
     char cur[HEAD_MAX + 1]; /* the column-0 line being read */
     size_t clen;
@@ -180,6 +181,10 @@ static void dictd_line(void *rp, int64_t lineno, const char *s, size_t len, int 
     if (!eol) return;
     switch (r->state) {
     case COL0: col0_complete(r); break;
+    case INDENT_TEXT:
+        r->wrapped_word = r->in_def;
+        text(r, "\n", 1);
+        break;
     case INDENT_BLANK:
         if (r->in_def) { r->wrapped_word = 1; break; }
         /* fall through */

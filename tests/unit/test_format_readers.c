@@ -81,12 +81,12 @@ static void test_dictd_entries(void) {
     const char *dict =
         "00-database-short\n     The dictionary\n\n"
         "Pascal\nPASCAL\n\n   <language> (After {Blaise Pascal}) A\n   programming language.\n\n   It has {records}.\n\n"
-        "IBM\n   <company> The {IBM}'s maker.\n"
+        "IBM\n   <company> The {IBM}'s maker.\n\n"
         "Free text\nat column 0\n\nmore\n";
     int64_t entries = 0;
     CHECK_STR(run_step(&dictd_reader, dict, LINK_BRACES, 0, 0, &entries),
               "<d>\n\nPascal , PASCAL : language (After Blaise Pascal) A\nprogramming language.\n\nIt has records.\n\n\n\n"
-              "\n\nIBM : company The IBM's maker.\n\n\n\n\nFree text\nat column 0\n\n\n\nmore\n\n</>");
+              "\n\nIBM : company The IBM's maker.\n\n\n\n\n\nFree text\nat column 0\n\n\n\nmore\n\n</>");
     CHECK_EQ_INT(entries, 2);
     CHECK_STR(got.links, "Blaise Pascal|records|IBM|");
 }
@@ -107,6 +107,11 @@ static void test_dictd_long_word_at_column_0(void) {
     CHECK_STR(run(&dictd_reader, "Doom\n   See {Washington\n   \n(ftp://x.edu/doom)}.\n", LINK_BRACES),
               "<d>\n\nDoom : See Washington.\n</>");
     CHECK_STR(got.links, "Washington|");
+    /* a word wrapped to column 0 right after the text (FOLDOC's "*brainfuck", "CooL"), also
+       before an empty line inside the definition; the entry after an empty line is an entry */
+    CHECK_STR(run(&dictd_reader, "W\n\n   A variant of the\n{Brainfuck}\n   language with\ncommand\n\n   More.\n\nX\n\n   An x.\n",
+                  LINK_BRACES),
+              "<d>\n\nW : A variant of the\nBrainfuck\nlanguage with\ncommand\n\nMore.\n\n\n\n\n\nX : An x.\n</>");
 }
 
 static void test_markdown_blocks_and_inline(void) {
