@@ -10,7 +10,8 @@
  * list's top 20 nobody judged (neither in gt nor in the pool). --cut-fraction F prints instead
  * how good each ranked list is above its cut (common/method/confidence_cut.h, on the list's
  * kl_score): the entities above it, their precision and the recall of the members the whole
- * list reaches (make bench-cut, docs/cut.md). */
+ * list reaches (make bench-cut, docs/cut.md), and the same figures for each list's oracle cut:
+ * the best precision any single cut of that list reaches at recall >= 0.5. */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,10 +186,12 @@ static void add_pool(const report_run *rr, gt_set *gs, intmap *judged) {
 }
 
 /* --cut-fraction F (< 0: not asked): per list, the entities above the cut, the members among
- * them and the members in the whole list (seeds left out). */
+ * them and the members in the whole list (seeds left out); and the same for the list's oracle cut
+ * (confidence_cut_oracle at the goal's recall: the best precision any cut of that list reaches). */
 static double cut_fraction = -1;
 typedef struct {
     int above, hits, reach;
+    int oracle_above, oracle_hits;
 } cut_stat;
 #define CUT_GOAL_PRECISION 0.9
 #define CUT_GOAL_RECALL 0.5
@@ -203,40 +206,56 @@ static cut_stat list_cut(const expansion_record *r, const int64_t *list, int n, 
     confidence_cut c;
     confidence_cut_find(&c, curve, n, cut_fraction);
     free(curve);
-    cut_stat s = {c.above, 0, 0};
+    unsigned char *member = xmalloc((size_t)n + 1);
+    for (int i = 0; i < n; i++) member[i] = intmap_get(members, list[i]) >= 0;
+    cut_stat s = {c.above, 0, 0, confidence_cut_oracle(member, n, CUT_GOAL_RECALL), 0};
     for (int i = 0; i < n; i++)
-        if (intmap_get(members, list[i]) >= 0) {
+        if (member[i]) {
             s.reach++;
-            s.hits += i < c.above;
+            s.hits += i < s.above;
+            s.oracle_hits += i < s.oracle_above;
         }
+    free(member);
     return s;
 }
 
-/* Precision above the cut (1 for an empty cut: it claims nothing) and recall of the list's members. */
-static double cut_precision(const cut_stat *s) { return s->above ? (double)s->hits / s->above : 1; }
-static double cut_recall(const cut_stat *s) { return s->reach ? (double)s->hits / s->reach : 1; }
+/* Precision above a cut of `above` entities holding `hits` members (1 for an empty cut: it claims
+ * nothing) and recall of the list's members. */
+static double cut_precision(int above, int hits) { return above ? (double)hits / above : 1; }
+static double cut_recall(const cut_stat *s, int hits) { return s->reach ? (double)hits / s->reach : 1; }
+static int cut_meets_goal(double precision, double recall) {
+    return precision >= CUT_GOAL_PRECISION && recall >= CUT_GOAL_RECALL;
+}
 
-/* The --cut-fraction table: a row per run and class (and overall), means over the lists. */
+/* The --cut-fraction table: a row per run and class (and overall), means over the lists; the
+ * oracle columns are the same figures for each list's oracle cut. */
 static void print_cut(const report_run *rr, int nr, cut_stat *const *cuts, int tsv) {
-    const char *hfmt = tsv ? "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" : "%-16.16s %-18.18s %-22.22s %7s %7s %9s %7s %9s\n";
-    printf(hfmt, "run", "dataset", "class", "queries", "above", "precision", "recall", "goal_met");
+    const char *hfmt = tsv ? "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n"
+                           : "%-16.16s %-18.18s %-22.22s %7s %7s %9s %7s %9s %9s %7s %9s\n";
+    printf(hfmt, "run", "dataset", "class", "queries", "above", "precision", "recall", "goal_met", "oracle_p", "oracle_r", "oracle_met");
     for (int i = 0; i < nr; i++)
         for (int c = 0; c <= rr[i].nclass; c++) {
             const char *cls = c < rr[i].nclass ? rr[i].class_name[c] : NULL;
-            double above = 0, p = 0, rc = 0;
-            int n = 0, met = 0;
+            double above = 0, p = 0, rc = 0, op = 0, orc = 0;
+            int n = 0, met = 0, omet = 0;
             for (int q = 0; q < rr[i].es.n; q++) {
                 if (cls && strcmp(rr[i].es.r[q].class_name, cls)) continue;
                 const cut_stat *s = &cuts[i][q];
+                double sp = cut_precision(s->above, s->hits), sr = cut_recall(s, s->hits);
+                double sop = cut_precision(s->oracle_above, s->oracle_hits), sor = cut_recall(s, s->oracle_hits);
                 above += s->above;
-                p += cut_precision(s);
-                rc += cut_recall(s);
-                met += cut_precision(s) >= CUT_GOAL_PRECISION && cut_recall(s) >= CUT_GOAL_RECALL;
+                p += sp;
+                rc += sr;
+                met += cut_meets_goal(sp, sr);
+                op += sop;
+                orc += sor;
+                omet += cut_meets_goal(sop, sor);
                 n++;
             }
             if (!n) continue;
-            printf(tsv ? "%s\t%s\t%s\t%d\t%.2f\t%.4f\t%.4f\t%d\n" : "%-16.16s %-18.18s %-22.22s %7d %7.1f %9.4f %7.4f %9d\n", rr[i].label,
-                   rr[i].dataset, cls ? cls : "overall", n, above / n, p / n, rc / n, met);
+            printf(tsv ? "%s\t%s\t%s\t%d\t%.2f\t%.4f\t%.4f\t%d\t%.4f\t%.4f\t%d\n"
+                       : "%-16.16s %-18.18s %-22.22s %7d %7.1f %9.4f %7.4f %9d %9.4f %7.4f %9d\n",
+                   rr[i].label, rr[i].dataset, cls ? cls : "overall", n, above / n, p / n, rc / n, met, op / n, orc / n, omet);
         }
 }
 
@@ -444,7 +463,7 @@ int main(int argc, char **argv) {
         {"per-class", OPT_FLAG, &per_class, NULL, "with several inputs: also each run's per-class table", 0, 0},
         {"show", OPT_INT, &show_queries, "N", "also print the lists of N queries (first query of evenly spaced classes), '+' = in the ground truth", 0, 100000},
         {"show-top", OPT_INT, &show_top, "M", "entities printed per list with --show", 1, 100000},
-        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, "; when given (the default -1 is: not given), prints instead, per class, the entities above the cut, their precision, the recall of the members the list reaches and the lists with precision >= 0.9 and recall >= 0.5 (ranked inputs; table or tsv)"),
+        CONFIDENCE_CUT_CLI_OPTION(cut_fraction, "; when given (the default -1 is: not given), prints instead, per class, the entities above the cut, their precision, the recall of the members the list reaches and the lists with precision >= 0.9 and recall >= 0.5, then the same for the best cut of each list chosen knowing the answers (oracle_*: the highest precision at recall >= 0.5) (ranked inputs; table or tsv)"),
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     const cli_spec spec = {"evaluate", "MAP@10/20/50/100 of ranked entity lists against the ground truth",

@@ -28,6 +28,22 @@ void confidence_cut_find(confidence_cut *c, const double *curve, int n, double f
         }
 }
 
+int confidence_cut_oracle(const unsigned char *member, int n, double min_recall) {
+    int reach = 0;
+    for (int i = 0; i < n; i++) reach += member[i] != 0;
+    int best = 0, best_hits = 0;
+    for (int k = 1, hits = 0; k <= n; k++) {
+        hits += member[k - 1] != 0;
+        if ((double)hits < min_recall * (double)reach) continue;
+        /* hits / k >= best_hits / best, compared without division (best 0: the first cut that qualifies) */
+        if (!best || (long)hits * best >= (long)best_hits * k) {
+            best = k;
+            best_hits = hits;
+        }
+    }
+    return reach ? best : 0;
+}
+
 json_t *confidence_cut_json(const confidence_cut *c) {
     return json_pack("{s:i,s:b,s:s,s:f,s:f,s:f,s:f}", "above", c->above, "dropped", c->dropped, "curve", "kl_score",
                      "fraction", c->fraction, "top", c->top, "bottom", c->bottom, "threshold", c->threshold);

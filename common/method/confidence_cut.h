@@ -16,7 +16,9 @@
  * The fraction CONFIDENCE_CUT_FRACTION was chosen by leave-one-corpus-out on wordnet-ese dev
  * and reuters-ese dev (make bench-cut). The cut is relative to the list: a shorter list has a
  * higher bottom and so an earlier cut; the figures of docs/cut.md are for lists of 200.
- * Cost O(n); no allocation. The ranking itself is never changed: the cut is information about it. */
+ * Cost O(n); no allocation. The ranking itself is never changed: the cut is information about it.
+ * confidence_cut_oracle is the measure of what any cut of a list could do: the best cut position
+ * chosen knowing which entities are members (evaluate --cut-fraction, make bench-cut). */
 #ifndef PROBEXPAN_CONFIDENCE_CUT_H
 #define PROBEXPAN_CONFIDENCE_CUT_H
 
@@ -45,6 +47,12 @@ typedef struct {
 /* The cut of curve[0..n) (n >= 0; a value per listed entity, best rank first) at `fraction` in
  * [0, 1]. n == 0: above 0, dropped 0, the levels 0. */
 void confidence_cut_find(confidence_cut *c, const double *curve, int n, double fraction);
+
+/* The best single cut of a list knowing the answers (member[i] nonzero: rank i+1 is a member; n >= 0):
+ * among the cuts 1..n that keep at least min_recall of the members the list holds, the one with the
+ * highest precision (ties: the longer). No member in the list: 0. What a rule on the curve cannot
+ * beat on that list: a list whose oracle precision is below a goal misses it by its ranking. */
+int confidence_cut_oracle(const unsigned char *member, int n, double min_recall);
 
 /* {"above": K, "dropped": bool, "curve": "kl_score", "fraction", "top", "bottom", "threshold"}. */
 json_t *confidence_cut_json(const confidence_cut *c);

@@ -11,7 +11,8 @@
 # most lists of the other (ties: the higher precision), then its figures on the held-out one;
 # and the F the same choice makes on the two together (lists met summed, ties: the higher mean
 # precision), which is what the default should be. Prints the table at the default fraction
-# (confidence_cut.h), then those lines.
+# (confidence_cut.h) with each corpus's oracle (per list the cut of highest precision at recall
+# >= 0.5, chosen knowing the answers: what no rule on the list can beat), then those lines.
 # Runs are kept in OUT/<name>/ and redone only when missing (delete OUT to measure afresh).
 set -euo pipefail
 bin=$1 out=$2
@@ -43,13 +44,14 @@ for data in "$@"; do
     if ls "$root/dev/bench/quality/pool/$name/"*.tsv >/dev/null 2>&1; then pool=(--pool "$root/dev/bench/quality/pool/$name"); fi
     for f in $grid $default; do
         "$bin/evaluate" --quiet --format tsv --cut-fraction "$f" "${pool[@]}" "$ranked" |
-            awk -F'\t' -v OFS='\t' -v f="$f" -v c="$name" '$3 == "overall" { print c, f, $4, $5, $6, $7, $8 }' >>"$rows"
+            awk -F'\t' -v OFS='\t' -v f="$f" -v c="$name" '$3 == "overall" { print c, f, $4, $5, $6, $7, $8, $9, $10, $11 }' >>"$rows"
     done
 done
 
-# rows: corpus, fraction, lists, above, precision, recall, goal_met
-printf '%-18s %8s %6s %7s %9s %7s %9s\n' corpus fraction lists above precision recall goal_met
-awk -F'\t' -v d="$default" '$2 + 0 == d + 0 && !seen[$1]++ { printf "%-18s %8s %6d %7.1f %9.3f %7.3f %6d/%d\n", $1, $2, $3, $4, $5, $6, $7, $3 }' "$rows"
+# rows: corpus, fraction, lists, above, precision, recall, goal_met, then the oracle's precision,
+# recall and goal_met (the best cut of each list knowing the answers; the same at every fraction)
+printf '%-18s %8s %6s %7s %9s %7s %9s   %s\n' corpus fraction lists above precision recall goal_met 'oracle: precision recall goal_met'
+awk -F'\t' -v d="$default" '$2 + 0 == d + 0 && !seen[$1]++ { printf "%-18s %8s %6d %7.1f %9.3f %7.3f %6d/%d   %9.3f %7.3f %6d/%d\n", $1, $2, $3, $4, $5, $6, $7, $3, $8, $9, $10, $3 }' "$rows"
 if [ ${#names[@]} -ge 2 ]; then
     echo
     echo "leave one corpus out (chosen on one, measured on the other):"

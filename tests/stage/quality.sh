@@ -60,10 +60,14 @@ expect_exit pool_with_judged 2 '--pool adds to a dataset' evaluate --pool "$WORK
 # --cut-fraction (docs/cut.md): at F = 1 the threshold is the tail's own level, which no value
 # is strictly below, so every list keeps its 2 entities: states 2/2 members (precision 1,
 # recall 1, twice), cities Boston and Ohio (0.5, 1); overall precision (1 + 1 + 0.5) / 3, two
-# lists meet precision >= 0.9 and recall >= 0.5.
+# lists meet precision >= 0.9 and recall >= 0.5. The oracle cut (the best precision at recall
+# >= 0.5 knowing the answers): cities Boston alone (1, 1), states both (1, 1: ties go to the
+# longer cut), so all three lists could meet the goal.
 evaluate --quiet --cut-fraction 1 --format tsv "$WORK/ranked.mp" >"$WORK/cut" &&
     [ "$(awk -F'\t' '$3 == "overall" { print $4, $5, $6, $7, $8 }' "$WORK/cut")" = "3 2.00 0.8333 1.0000 2" ] &&
     [ "$(awk -F'\t' '$3 == "cities" { print $6, $7, $8 }' "$WORK/cut")" = "0.5000 1.0000 0" ] &&
+    [ "$(awk -F'\t' '$3 == "cities" { print $9, $10, $11 }' "$WORK/cut")" = "1.0000 1.0000 1" ] &&
+    [ "$(awk -F'\t' '$3 == "overall" { print $9, $10, $11 }' "$WORK/cut")" = "1.0000 1.0000 3" ] &&
     pass evaluate_cut || fail evaluate_cut "$(cat "$WORK/cut")"
 expect_exit evaluate_cut_needs_ranked 3 'has no kl_score' evaluate --cut-fraction 0.45 "$WORK/exp.mp"
 expect_exit evaluate_cut_not_json 2 'not json' evaluate --cut-fraction 0.45 --json "$WORK/ranked.mp"

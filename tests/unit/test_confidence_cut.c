@@ -1,7 +1,8 @@
 /* test_confidence_cut: the cut of small -KL curves worked out by hand (confidence_cut.h): the
  * head and tail means, the threshold at several fractions, a flat curve (no drop), a rising
  * one (the cut inside the head from CONFIDENCE_CUT_RISING_MIN values, no drop below), a list
- * shorter than the head, the empty list, and the JSON object. */
+ * shorter than the head, the empty list, and the JSON object; the oracle cut of member lists
+ * worked out by hand. */
 #include <string.h>
 
 #include "check.h"
@@ -94,10 +95,30 @@ static void test_json(void) {
     json_decref(j);
 }
 
+/* The oracle cut: the highest precision among the cuts keeping >= min_recall of the members. */
+static void test_oracle(void) {
+    /* members at ranks 1, 2, 4, 7, 8 (5 in all). Recall >= 0.5 needs 3 hits: k = 4 (3/4 = 0.75),
+     * k = 5, 6 (3/5, 3/6), k = 7 (4/7), k = 8 (5/8 = 0.625): the best is 4. */
+    const unsigned char m[10] = {1, 1, 0, 1, 0, 0, 1, 1, 0, 0};
+    CHECK_EQ_INT(confidence_cut_oracle(m, 10, 0.5), 4);
+    /* recall >= 0.2 (one hit): k = 1 and 2 both have precision 1; ties go to the longer */
+    CHECK_EQ_INT(confidence_cut_oracle(m, 10, 0.2), 2);
+    /* all the members: k = 8 (5/8), the shortest cut that holds them all */
+    CHECK_EQ_INT(confidence_cut_oracle(m, 10, 1.0), 8);
+    /* a list that starts with non-members: the cut still has to reach the recall */
+    const unsigned char late[6] = {0, 0, 1, 0, 1, 1};
+    CHECK_EQ_INT(confidence_cut_oracle(late, 6, 0.5), 6); /* 2 hits needed: k = 5 (2/5), k = 6 (3/6) is higher */
+    /* no member in the list, and the empty list: 0 */
+    const unsigned char none[3] = {0, 0, 0};
+    CHECK_EQ_INT(confidence_cut_oracle(none, 3, 0.5), 0);
+    CHECK_EQ_INT(confidence_cut_oracle(none, 0, 0.5), 0);
+}
+
 TEST_MAIN_BEGIN("test_confidence_cut")
 RUN(test_levels_and_fractions);
 RUN(test_no_drop);
 RUN(test_rising);
 RUN(test_short_and_empty);
 RUN(test_json);
+RUN(test_oracle);
 TEST_MAIN_END
