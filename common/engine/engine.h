@@ -251,6 +251,9 @@ typedef struct {
     /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
      * (0 without the check) */
     double holdout_single, holdout_unrefined, holdout_refined;
+    /* each seed's row score (refine_check.h) of the three, REFINE_CHECK_CANDIDATES x nseeds
+     * (candidate-major, seeds in request order); NULL without the check */
+    double *holdout_seeds;
     double genus_share;   /* the gate's share (genus_agreement_list_share; -1: none, or no gate run) */
     int genus_reranked;   /* 1: the gate opened and the genus re-ranking ordered the list */
     double seconds;       /* wall time of the call */
