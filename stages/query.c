@@ -29,6 +29,7 @@
 #include "dataset/entitynames.h"
 #include "dataset/queries.h"
 #include "engine/engine.h"
+#include "engine/refine_check.h"
 #include "method/confidence_cut.h"
 #include "model/set_name.h"
 #include "serve/request.h"
@@ -127,6 +128,16 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
                           r->holdout_single, "ensemble", r->holdout_unrefined, "refined", r->holdout_refined, "seconds",
                           r->seconds, "entities", items);
     if (name) json_object_set(o, "set_name", name);
+    if (r->holdout_seeds) { /* each seed's row score per candidate: the check's votes (refine_check.h) */
+        static const char *const cand[REFINE_CHECK_CANDIDATES] = {"model1", "ensemble", "refined"};
+        json_t *votes = json_object();
+        for (int c = 0; c < REFINE_CHECK_CANDIDATES; c++) {
+            json_t *row = json_array();
+            for (int i = 0; i < r->nseeds; i++) json_array_append_new(row, json_real(r->holdout_seeds[c * r->nseeds + i]));
+            json_object_set_new(votes, cand[c], row);
+        }
+        json_object_set_new(o, "holdout_seeds", votes);
+    }
     json_object_set_new(o, "genus_share", json_real(r->genus_share));
     json_object_set_new(o, "genus_reranked", json_boolean(r->genus_reranked));
     json_object_set_new(o, "cut", confidence_cut_json(cut));

@@ -16,6 +16,7 @@
 #include "base/row_list.h"
 #include "base/sort.h"
 #include "dataset/entitynames.h"
+#include "engine/refine_check.h"
 #include "method/anchor.h"
 #include "method/candidates.h"
 #include "method/modelscore.h"
@@ -510,19 +511,19 @@ static void select_features(call *c, int ensemble, const seedfeat_opts *feat, co
     free(set);
 }
 
-/* The seeds' held-out score of the mean of models[0..k-1] (refined by ref or not): over every
- * ordered pair (a, s) of known members, s's reciprocal rank in r(a) among s and the entities
- * that are not members (ties count against s); the mean over the pairs, in (0, 1], higher =
- * the members find each other first. O(members^2 + members x row length). */
-static double members_holdout_score(call *c, const int *models, int k, pattern_refinement *const *ref) {
+/* The seeds' row scores of the mean of models[0..k-1] (refined by ref or not) into
+ * row_score[0..members): for each known member a, the mean over the other members s of s's
+ * reciprocal rank in r(a) among s and the entities that are not members (ties count against
+ * s), in (0, 1], higher = a finds the others first (refine_check.h). O(members^2 + members x
+ * row length). */
+static void members_holdout_rows(call *c, const int *models, int k, pattern_refinement *const *ref, double *row_score) {
     model_rows r;
     rows_init(&r, c->g, models, k, ref, c->scratch, c->mark);
-    double total = 0;
-    int pairs = 0;
     for (int i = 0; i < c->nmembers; i++) {
         const sparse_row *row = r.getter.get(r.getter.ctx, c->members[i]);
         int64_t listed_members = 0; /* members among the listed columns, for the background's count */
         for (int64_t q = 0; q < row->nnz; q++) listed_members += row_list_contains(c->members, c->nmembers, row->col[q]);
+        double total = 0;
         for (int j = 0; j < c->nmembers; j++) {
             if (j == i) continue;
             float v = sparse_row_at(row, c->members[j]);
@@ -531,11 +532,10 @@ static double members_holdout_score(call *c, const int *models, int k, pattern_r
                 above += row->val[q] >= v && !row_list_contains(c->members, c->nmembers, row->col[q]);
             if (row->background >= v) above += row->n - row->nnz - (c->nmembers - listed_members);
             total += 1.0 / (1.0 + (double)above);
-            pairs++;
         }
+        row_score[i] = total / (c->nmembers - 1);
     }
     rows_free(&r);
-    return total / pairs;
 }
 
 /* The entities whose own definitions name the set's heads (genus_agreement_candidates), the
@@ -659,16 +659,22 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
         }
         cl_sets_free(&s);
         if (ensemble) nm = ensemble_models(&c, ref, models);
-        if (check) { /* the candidate the seeds find each other best in; ties: the simpler one */
+        if (check) { /* the candidate the seeds prefer (refine_check.h); ties: the simpler one */
             const int first[1] = {0};
-            out->holdout_single = members_holdout_score(&c, first, 1, q->select ? sf : NULL);
-            out->holdout_unrefined = ensemble ? members_holdout_score(&c, unref_models, unref_nm, q->select ? sf : NULL)
-                                              : out->holdout_single;
-            out->holdout_refined = members_holdout_score(&c, models, nm, ref);
-            double best = out->holdout_single > out->holdout_unrefined ? out->holdout_single : out->holdout_unrefined;
-            if (!(out->holdout_refined > best)) { /* an unrefined candidate answers */
+            int n = c.nmembers;
+            double *rows = out->holdout_seeds = xmalloc(sizeof(double) * (size_t)(REFINE_CHECK_CANDIDATES * n));
+            const double *cand[REFINE_CHECK_CANDIDATES] = {rows, rows + n, rows + 2 * n};
+            members_holdout_rows(&c, first, 1, q->select ? sf : NULL, rows);
+            if (ensemble) members_holdout_rows(&c, unref_models, unref_nm, q->select ? sf : NULL, rows + n);
+            else memcpy(rows + n, rows, sizeof(double) * (size_t)n);
+            members_holdout_rows(&c, models, nm, ref, rows + 2 * n);
+            out->holdout_single = refine_check_score(cand[REFINE_CHECK_MODEL1], n);
+            out->holdout_unrefined = refine_check_score(cand[REFINE_CHECK_ENSEMBLE], n);
+            out->holdout_refined = refine_check_score(cand[REFINE_CHECK_REFINED], n);
+            int chosen = refine_check_choice(cand, n);
+            if (chosen != REFINE_CHECK_REFINED) { /* an unrefined candidate answers */
                 out->refinement_used = 0;
-                if (out->holdout_unrefined > out->holdout_single) { /* the unrefined ensemble */
+                if (chosen == REFINE_CHECK_ENSEMBLE) {
                     nm = unref_nm;
                     memcpy(models, unref_models, sizeof models);
                     out->models_kept = unref_kept_n;
@@ -723,5 +729,6 @@ void engine_result_free(engine_result *r) {
     free(r->negatives);
     free(r->accepted);
     free(r->items);
+    free(r->holdout_seeds);
     memset(r, 0, sizeof *r);
 }

@@ -25,9 +25,10 @@
  * are multiplied by the selection's. The refinement check (refine_check, default; full and noen
  * with pseudo-positives, thr_pos > 2, and nothing accepted): the seeds are held out of E_pos,
  * so the refinement learns on the pseudo-positives alone, and the seeds then judge it: a
- * candidate's held-out score is the mean over ordered seed pairs (a, s) of s's reciprocal rank
- * in r(a) among the non-seeds; of model 1 (selection-reweighted, noclen's), the unrefined
- * ensemble (nocl's) and the refined ensemble the highest answers, ties going to the simpler.
+ * seed a's row score is the mean over the other seeds s of s's reciprocal rank in r(a) among
+ * the non-seeds; model 1 (selection-reweighted, noclen's) answers unless the seeds prefer the
+ * unrefined ensemble (nocl's), which the refined ensemble replaces if they prefer it in turn:
+ * a higher mean row score and more seeds' rows higher than lower (refine_check.h).
  * On news prose the refinement drifts to what the seeds' stories share and the check falls
  * back (docs/refinement.md). select_rounds > 0 re-selects on the seeds plus the top
  * select_grow of a select_size search before that (SetExpan's iteration; measured worse on dev).
@@ -182,7 +183,7 @@ engine_request engine_request_defaults(void);
     {"background", OPT_INT, &(q).background, "N", "refinement: also N background negatives (entities in a fixed pseudo-random order)", 0, 1000000}, \
     PATTERN_CONTRAST_CLI_OPTIONS((q).contrast, "refinement"), \
     {"cl-steps-accepted", OPT_INT, &(q).accepted_steps, "N", "refinement: AdamW steps instead of --cl-steps once entities are accepted (E_pos is then the seeds + accepted only)", 0, 1000000}, \
-    {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the final ranking uses whichever of model 1, the unrefined ensemble and the refined one ranks the seeds highest among each other's neighbours (ties: the simpler); 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
+    {"refine-check", OPT_INT, &(q).refine_check, "0|1", "full, noen, with pseudo-positives (--thr-pos > 2, nothing accepted): 1 = the refinement learns with the seeds held out of E_pos, and the seeds vote: model 1 answers unless the unrefined ensemble ranks the seeds higher among each other's neighbours, on the mean and for more seeds than not, and the refined ensemble replaces that choice by the same test; 0 = the paper's E_pos, the refined ensemble always", 0, 1}, \
     {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (where --genus-gate opens: searched again to 200, with the entities whose definitions name the set's heads) by what its entities' own definitions call them against the genus heads the most seeds share (at least half): position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
     {"genus-gate", OPT_DOUBLE, &(q).genus_gate, "S", "--genus-agreement applies only when, of the first 30 entities of the context ranking that some definition has as its subject, fewer than this share are called by the set's heads (the contexts have drifted from what the seeds are); 1 = always", 0, 1}, \
     {"located-share", OPT_DOUBLE, &(q).located_share, "S", "move to the end of the list the entities named inside a seed or an entity ranked above them (\"Calgary , Alberta\": appositions \"E , Y\" with such a Y, more often than \"Y , E\", in at least this share of E's mentions); running text only (a glossary's index has no appositions); 0 = off", 0, 1}, \
@@ -251,6 +252,9 @@ typedef struct {
     /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
      * (0 without the check) */
     double holdout_single, holdout_unrefined, holdout_refined;
+    /* each seed's row score (refine_check.h) of the three, REFINE_CHECK_CANDIDATES x nseeds
+     * (candidate-major, seeds in request order); NULL without the check */
+    double *holdout_seeds;
     double genus_share;   /* the gate's share (genus_agreement_list_share; -1: none, or no gate run) */
     int genus_reranked;   /* 1: the gate opened and the genus re-ranking ordered the list */
     double seconds;       /* wall time of the call */

@@ -159,28 +159,40 @@ check genus-gate-default-keeps-the-list cmp <(jq -r '.entities[].name' "$WORK/q-
 query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 8 --genus-gate 1 --size 10 --format json --quiet >"$WORK/q-gate1.json"
 check genus-gate-json-open jq -e '.genus_reranked == true' "$WORK/q-gate1.json"
 
-# the refinement check answers with the candidate of the highest held-out seed score: model 1
-# (then noclen's list), the unrefined ensemble (nocl's list) or the refined ensemble; each
-# seed set below is checked against the branch it took. Without the check the refined
-# ensemble always answers.
+# the refinement check (refine_check.h): model 1 answers (then noclen's list) unless the seeds
+# prefer the unrefined ensemble (nocl's list), which the refined ensemble replaces in turn if the
+# seeds prefer it — a higher held-out score and more seeds' rows scoring it higher than lower.
+# The JSON gives each seed's row scores; each seed set below is checked against the branch its
+# votes call for. Without the check the refined ensemble always answers.
 query --run "$RUN" --seeds "$seed_list" --refine-check 0 --format json --quiet >"$WORK/q-nocheck.json"
-check no-check-uses-the-refinement jq -e '.refinement_used == true and .holdout.refined == 0' "$WORK/q-nocheck.json"
+check no-check-uses-the-refinement jq -e '.refinement_used == true and .holdout.refined == 0 and .holdout_seeds == null' "$WORK/q-nocheck.json"
+# the candidate the votes call for, from the JSON's holdout_seeds
+votes_choice='def prefers(a; b): (a | add) > (b | add) and
+        ([range(a | length) | select(a[.] > b[.])] | length) > ([range(a | length) | select(a[.] < b[.])] | length);
+    .holdout_seeds as $h | (if prefers($h.ensemble; $h.model1) then "ensemble" else "model1" end) as $c
+    | if prefers($h.refined; $h[$c]) then "refined" else $c end'
 check_refinement() { # NAME SEEDS: the check's choice and the list it gives
     local name=$1 sl=$2
     query --run "$RUN" --seeds "$sl" --format json --quiet >"$WORK/q-chk-$name.json"
     query --run "$RUN" --seeds "$sl" --variant noclen --format json --quiet >"$WORK/q-chk-$name-noclen.json"
     query --run "$RUN" --seeds "$sl" --variant nocl --format json --quiet >"$WORK/q-chk-$name-nocl.json"
-    local h=$WORK/q-chk-$name.json
-    check "check-$name-scores-in-range" jq -e '[.holdout[]] | all(. > 0 and . <= 1)' "$h"
-    if jq -e '.refinement_used' "$h" >/dev/null; then
-        check "check-$name-refined-scores-highest" jq -e '.holdout.refined > .holdout.model1 and .holdout.refined > .holdout.ensemble' "$h"
-    elif jq -e '.models_kept == [1]' "$h" >/dev/null; then
-        check "check-$name-model1-scores-highest" jq -e '.holdout.model1 >= .holdout.ensemble and .holdout.model1 >= .holdout.refined' "$h"
+    local h=$WORK/q-chk-$name.json want
+    check "check-$name-scores-in-range" jq -e '[.holdout[], .holdout_seeds[][]] | all(. > 0 and . <= 1)' "$h"
+    check "check-$name-a-row-per-seed" jq -e '(.seeds | length) as $n | [.holdout_seeds[] | length] == [$n, $n, $n]' "$h"
+    check "check-$name-score-is-the-rows-mean" jq -e '.holdout as $m | .holdout_seeds | to_entries
+        | all(((.value | add) / (.value | length) - $m[.key]) | fabs < 1e-9)' "$h"
+    want=$(jq -r "$votes_choice" "$h")
+    case $want in
+    refined) check "check-$name-refined-answers" jq -e '.refinement_used' "$h" ;;
+    model1)
+        check "check-$name-model1-answers" jq -e '.refinement_used == false and .models_kept == [1]' "$h"
         check "check-$name-model1-is-noclen" cmp <(jq '.entities[].eid' "$h") <(jq '.entities[].eid' "$WORK/q-chk-$name-noclen.json")
-    else
-        check "check-$name-ensemble-scores-highest" jq -e '.holdout.ensemble > .holdout.model1 and .holdout.ensemble >= .holdout.refined' "$h"
+        ;;
+    *)
+        check "check-$name-ensemble-answers" jq -e '.refinement_used == false' "$h"
         check "check-$name-ensemble-is-nocl" cmp <(jq '.entities[].eid' "$h") <(jq '.entities[].eid' "$WORK/q-chk-$name-nocl.json")
-    fi
+        ;;
+    esac
 }
 check_refinement states "$seed_list"
 check_refinement states-reversed "$(tr ',' '\n' <<<"$seed_list" | tac | paste -sd,)"
