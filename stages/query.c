@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "artifacts/corpus.h"
 #include "artifacts/expansions.h"
 #include "base/cli.h"
 #include "base/error.h"
@@ -262,7 +263,7 @@ static void check_run_samples(const char *run, const char *index_path, const cor
 }
 
 int main(int argc, char **argv) {
-    const char *run = NULL, *index_path = NULL;
+    const char *run = NULL, *index_path = NULL, *aliases = NULL;
     const char *variant = "full", *format = "tsv", *out = NULL, *cls = "seeds", *queries = NULL, *cut_mode = "none", *why = NULL;
     double cut_fraction = CONFIDENCE_CUT_FRACTION;
     seed_options so = {0};
@@ -273,6 +274,7 @@ int main(int argc, char **argv) {
         {"run", OPT_STRING, &run, "DIR", "run folder of the pipeline: reads DIR/index.mp", 0, 0},
         {"index", OPT_INPUT, &index_path, "FILE", "the index artifact (instead of --run)", 0, 0},
         SEED_CLI_OPTIONS(so),
+        {"aliases", OPT_INPUT, &aliases, "PATH", "more names the seeds may be typed as: a names file (name<TAB>alias...) or a dataset (its aliases.txt); default with --run: the dataset the run's corpus was made from, when it is there", 0, 0},
         {"queries", OPT_INPUT, &queries, "DATA", "instead of seeds: every query of a dataset's query/, each on its own (needs --out)", 0, 0},
         ENGINE_CLI_OPTIONS(q, ec, variant, subset_seed),
         {"format", OPT_STRING, &format, "tsv|json", "stdout: TSV (rank, eid, name, score, order, kl_rank, kl_score, search_score, mentions, above_cut) or JSON", 0, 0},
@@ -319,6 +321,10 @@ int main(int argc, char **argv) {
 
     double t0 = now_seconds();
     engine *g = engine_open(path, &ec);
+    char *run_dataset_path = run && !aliases ? corpus_dataset_of_run(run) : NULL;
+    if (run_dataset_path && access(run_dataset_path, R_OK) == 0) aliases = run_dataset_path;
+    if (aliases) log_info("%lld aliases from %s", (long long)engine_add_aliases(g, aliases), aliases);
+    free(run_dataset_path);
     double t_load = now_seconds() - t0;
     if (run) check_run_samples(run, path, engine_index(g));
     const corpus_index *x = engine_index(g);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "artifacts/corpus.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -28,12 +29,8 @@
 
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {
-    char *corpus = xasprintf("%s/corpus.mp", run_dir);
-    if (access(corpus, R_OK) != 0) die_input(corpus, NULL, "missing: is %s a run folder? (give --data otherwise)", run_dir);
-    artifact_reader *r = artifact_open(corpus, "corpus", 1);
-    char *dataset = mp_get_str(r, &artifact_hdr(r)->params, "dataset");
-    artifact_close(r);
-    free(corpus);
+    char *dataset = corpus_dataset_of_run(run_dir);
+    if (!dataset) die_input(run_dir, NULL, "no corpus.mp: is this a run folder? (give --data otherwise)");
     return dataset;
 }
 

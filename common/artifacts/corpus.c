@@ -162,3 +162,14 @@ void corpus_close(corpus_reader *c) {
     free(c->m);
     memset(c, 0, sizeof *c);
 }
+
+char *corpus_dataset_of_run(const char *run_dir) {
+    char *path = xasprintf("%s/corpus.mp", run_dir), *dataset = NULL;
+    if (access(path, R_OK) == 0) {
+        artifact_reader *r = artifact_open(path, CORPUS_KIND, CORPUS_SCHEMA);
+        dataset = mp_get_str(r, &artifact_hdr(r)->params, "dataset");
+        artifact_close(r);
+    }
+    free(path);
+    return dataset;
+}

@@ -64,6 +64,9 @@ int corpus_next(corpus_reader *c);
 void corpus_close(corpus_reader *c);
 
 /* Reads a vocabulary object written by corpus_pack_vocab. */
+/* The dataset RUN_DIR/corpus.mp was tokenized from (its `dataset` param; malloc'd), or NULL
+ * when the run folder has no corpus.mp. */
+char *corpus_dataset_of_run(const char *run_dir);
 void corpus_unpack_vocab(artifact_reader *r, const msgpack_object *o, wp_vocab *v);
 
 #endif

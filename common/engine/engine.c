@@ -59,6 +59,8 @@ static int64_t *background_order(const corpus_index *x) {
     return order;
 }
 
+int64_t engine_add_aliases(engine *g, const char *path) { return name_index_load_aliases(&g->names, path); }
+
 engine_config engine_config_defaults(void) {
     engine_config c = {3, 0.95, 1, 0};
     return c;

@@ -110,6 +110,9 @@ typedef struct engine engine;
 engine *engine_open(const char *index_path, const engine_config *c);
 void engine_free(engine *g);
 const corpus_index *engine_index(const engine *g);
+/* More names the seeds may be typed as: a names file (name<TAB>alias...) or a dataset (its
+ * aliases.txt), entitynames.h; the number of aliases added. Exit 3 on a bad file. */
+int64_t engine_add_aliases(engine *g, const char *path);
 /* What each entity's own definitions call it (genus_heads.h), built once at engine_open. */
 const genus_heads *engine_genus_heads(const engine *g);
 /* Model 1 (every feature of the index, numbered as its counts; unrefined). */

@@ -238,6 +238,20 @@ awk -F'\t' -v OFS='\t' -v n="$(tr '[:lower:]' '[:upper:]' <<<"$n1")" 'NR == 1 {$
 make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$WORK/amb" RUN="$WORK/arun" THREADS=1 index >"$WORK/alog" 2>&1
 # (the exact spelling would pick one of the two: the seed is given in swapped case, neither)
 expect_exit ambiguous-name 3 "is ambiguous: .*give the eid instead" query --index "$WORK/arun/index.mp" --seeds "$(tr 'a-zA-Z' 'A-Za-z' <<<"$n1"),$seed_list"
+# another name of a seed: from the run's dataset (its aliases.txt), or --aliases (a names file)
+s2=$(cut -d' ' -f2 <<<"$seeds")
+n2=$(awk -F'\t' -v e="$s2" '$2 == e {print $1}' "$D/entity2id.txt")
+printf '%s\tSeed Alias Two\n' "$n2" >"$WORK/amb/aliases.txt"
+alias_list=$(sed "s/^\([^,]*\),$s2\(,\|$\)/\1,Seed Alias Two\2/" <<<"$seed_list")
+query --run "$WORK/arun" --seeds "$seed_list" --variant noclen --quiet >"$WORK/by-eid.tsv" 2>&1
+query --run "$WORK/arun" --seeds "$alias_list" --variant noclen --quiet >"$WORK/by-alias.tsv" 2>&1
+check alias-from-run-dataset bash -c "[ '$alias_list' != '$seed_list' ] && [ -s '$WORK/by-eid.tsv' ] && cmp -s '$WORK/by-eid.tsv' '$WORK/by-alias.tsv'"
+expect_exit alias-unknown-without-dataset 3 'unknown entity "Seed Alias Two"' query --index "$WORK/arun/index.mp" --seeds "$alias_list"
+printf '%s\tSeed Alias Two\n' "$n2" >"$WORK/aliases.tsv"
+query --index "$WORK/arun/index.mp" --aliases "$WORK/aliases.tsv" --seeds "$alias_list" --variant noclen --quiet >"$WORK/by-alias-file.tsv" 2>&1
+check alias-from-names-file cmp -s "$WORK/by-eid.tsv" "$WORK/by-alias-file.tsv"
+printf 'Ohio\tOh\xffio\n' >"$WORK/bad-aliases.tsv"
+expect_exit bad-aliases-file 3 'bad-aliases.tsv.*line 1' query --index "$WORK/arun/index.mp" --aliases "$WORK/bad-aliases.tsv" --seeds "$seed_list"
 # an index of another corpus in this run folder
 cp "$WORK/arun/index.mp" "$WORK/run2-index.mp"
 mkdir -p "$WORK/run2" && cp "$RUN/samples.mp" "$WORK/run2/" && cp "$WORK/arun/index.mp" "$WORK/run2/index.mp"
