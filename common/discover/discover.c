@@ -989,6 +989,62 @@ static int lower_case_phrase(const discover *d, const cand *c) {
     return (double)v[MID] >= LOWER_PHRASE_SHARE * (double)c->count || (double)v[LOWER_TAIL] >= LOWER_PHRASE_SHARE * (double)c->count;
 }
 
+/* The length of the candidate's words before a last word that is a year,
+ * four digits 1900 to 2099 ("Springer 1989" -> 8), or 0. */
+static size_t before_year(const cand *c) {
+    if (c->ntok < 2 || c->len < 6) return 0;
+    const char *y = c->key + c->len - 4;
+    if (y[-1] != ' ' || strspn(y, "0123456789") != 4 || !((y[0] == '1' && y[1] == '9') || (y[0] == '2' && y[1] == '0')))
+        return 0;
+    return (size_t)(y - 1 - c->key);
+}
+
+/* Per words before a year (before_year), the candidates seen min_count times
+ * that end in a year after them ("Springer" -> 9 in FOLDOC: "Springer 1980",
+ * "Springer 1984"...), into *years. */
+static void count_cited_years(const discover *d, const cand *cs, int64_t n, strmap *years) {
+    strmap_init(years);
+    for (int64_t i = 0; i < n; i++) {
+        size_t b = before_year(&cs[i]);
+        if (b && cs[i].count >= d->p.min_count) strmap_add(years, cs[i].key, b, 1);
+    }
+}
+
+/* Is the candidate a reference to a cited work, an author or publisher and
+ * the year ("A-W 1989", "Springer 1992", "MIT Press 1987"): it ends in a year,
+ * the words before it end at least CITED_YEARS candidates with different years,
+ * and the text never links it (a series of models or documents that the text
+ * links, "RFC 2045", "RFC 2046", is kept)? */
+#define CITED_YEARS 2
+static int cited_year(const strmap *years, const cand *c) {
+    size_t b = before_year(c);
+    return b && c->linked == 0 && strmap_get(years, c->key, b) >= CITED_YEARS;
+}
+
+/* Is the one-word candidate a capital letter, a hyphen and a capitalised
+ * word ("D-Tex", "R-Iowa", "C-Prolog")? */
+static int letter_prefixed(const cand *c) {
+    return c->ntok == 1 && c->len >= 4 && c->key[0] >= 'A' && c->key[0] <= 'Z' && c->key[1] == '-' && c->key[2] >= 'A' &&
+           c->key[2] <= 'Z';
+}
+
+/* Per capital letter, the candidates seen min_count times that it starts with
+ * a hyphen (letter_prefixed), into tags[26]. */
+static void count_letter_prefixes(const discover *d, const cand *cs, int64_t n, int64_t tags[26]) {
+    memset(tags, 0, 26 * sizeof *tags);
+    for (int64_t i = 0; i < n; i++)
+        if (letter_prefixed(&cs[i]) && cs[i].count >= d->p.min_count) tags[cs[i].key[0] - 'A']++;
+}
+
+/* Is the candidate a tag, a letter before the names of a family ("D-Tex",
+ * "D-Iowa", "R-Kan": a senator's party and state): letter_prefixed, the letter
+ * starting at least TAG_FAMILY such candidates, and never linked ("C-Prolog",
+ * "C-INTERCAL": a letter of two)? */
+#define TAG_FAMILY 5
+static int letter_tag(const int64_t tags[26], const cand *c) {
+    return letter_prefixed(c) && c->linked == 0 && tags[c->key[0] - 'A'] >= TAG_FAMILY;
+}
+
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
  * links its lower-case form as often ("{Software}" at a sentence start,
  * "{software}" elsewhere: a common word). */
@@ -1534,12 +1590,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     qsort(order, (size_t)n, sizeof *order, by_length_desc);
     double nwords = d->name_words > 0 ? (double)d->name_words : 1;
     int64_t min = d->p.min_count;
+    strmap years;
+    count_cited_years(d, cs, n, &years);
+    int64_t tags[26];
+    count_letter_prefixes(d, cs, n, tags);
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c)) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
@@ -1554,6 +1614,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         }
     }
     free(order);
+    strmap_free(&years);
     drop_plurals(cs, n, &sp->map);
     strmap firsts;
     strmap_init(&firsts);

@@ -492,6 +492,50 @@ static void test_units(void) {
     expect_names(text, (const char *const[]){"War Powers Act", "Intl Conf", NULL}, (const char *const[]){"H.K. Dlrs", NULL});
 }
 
+/* A name of some words and a year is a reference to a cited work ("(
+ * Springer 1988 )", "( Springer 1990 )": the words before the year end two
+ * names with years) unless the text links it ("{RFC 2045}", "{RFC 2046}": a
+ * series of documents); a single name with a year ("Windows 2000") stays. */
+static void test_cited_years(void) {
+    for (int linked = 0; linked < 2; linked++) {
+        discover_params p;
+        discover_params_default(&p);
+        discover *d = discover_new(&p);
+        add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
+        add(d, "a book by Knuth ( Springer 1988 ) .", 3);
+        add(d, "a book by Wirth ( Springer 1990 ) .", 3);
+        add(d, "the RFC 2045 says so .", 3);
+        add(d, "the RFC 2046 says so .", 3);
+        add(d, "we ran Windows 2000 today .", 4);
+        if (linked) {
+            discover_add_link(d, "RFC 2045", 3);
+            discover_add_link(d, "RFC 2046", 3);
+        }
+        discovered_name *names;
+        int64_t n = discover_finish(d, &names);
+        discover_free(d);
+        CHECK(find(names, n, "Springer 1988") < 0);
+        CHECK(find(names, n, "Springer 1990") < 0);
+        CHECK(find(names, n, "Windows 2000") >= 0);
+        CHECK(linked ? find(names, n, "RFC 2045") >= 0 : find(names, n, "RFC 2045") < 0);
+        CHECK(linked ? find(names, n, "RFC 2046") >= 0 : find(names, n, "RFC 2046") < 0);
+        discovered_names_free(names, n);
+    }
+}
+
+/* A capital letter and a hyphen before five or more names is a tag ("( D-Tex
+ * )", "( D-Iowa )": a senator's party and state); four ("C-Prolog",
+ * "C-Lisp"...) are names. */
+static void test_letter_tags(void) {
+    const said text[] = {{"said Smith ( D-Tex ) .", 3},     {"said Brown ( D-Iowa ) .", 3},
+                         {"said Jones ( D-Kan ) .", 3},     {"said Green ( D-Vt ) .", 3},
+                         {"said White ( D-Neb ) .", 3},     {"we ran C-Prolog today .", 3},
+                         {"we ran C-Lisp today .", 3},      {"we ran C-Basic today .", 3},
+                         {"we ran C-Scheme today .", 3},    {NULL, 0}};
+    expect_names(text, (const char *const[]){"C-Prolog", "C-Lisp", "C-Basic", "C-Scheme", "Smith", NULL},
+                 (const char *const[]){"D-Tex", "D-Iowa", "D-Kan", "D-Vt", "D-Neb", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -520,5 +564,7 @@ RUN(test_first_name_alone_and_links);
 RUN(test_sentence_start_first_word);
 RUN(test_framed_fragments);
 RUN(test_units);
+RUN(test_cited_years);
+RUN(test_letter_tags);
 RUN(test_nothing);
 TEST_MAIN_END
