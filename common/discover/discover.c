@@ -1045,6 +1045,24 @@ static int letter_tag(const int64_t tags[26], const cand *c) {
     return letter_prefixed(c) && c->linked == 0 && tags[c->key[0] - 'A'] >= TAG_FAMILY;
 }
 
+/* Is the candidate of two words a name alone in periods and a common word
+ * after it ("U.K. Currency", "U.S. Plans", "U.K. Companies" of headlines): the
+ * first word an abbreviation in periods that is a whole run of its own at
+ * least min_count times ("U.K.", "U.S."; not initials, "J.P. Industries"), the
+ * second a common word (lower_case_dominates)? */
+static int abbreviation_and_common_word(const discover *d, const cand *cs, const strmap *index, const cand *c) {
+    if (c->ntok != 2) return 0;
+    const char *sp = memchr(c->key, ' ', c->len);
+    size_t fl = (size_t)(sp - c->key), sl = c->len - fl - 1;
+    char first[16];
+    if (fl >= sizeof first) return 0;
+    memcpy(first, c->key, fl);
+    first[fl] = 0;
+    if (!dotted_abbreviation(first)) return 0;
+    int64_t a = span_index(index, c->key, fl), mid;
+    return a >= 0 && cs[a].whole_any >= d->p.min_count && lower_case_dominates(d, sp + 1, sl, &mid);
+}
+
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
  * links its lower-case form as often ("{Software}" at a sentence start,
  * "{software}" elsewhere: a common word). */
@@ -1599,7 +1617,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c)) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && abbreviation_and_common_word(d, cs, &sp->map, c))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {

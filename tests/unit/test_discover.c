@@ -536,6 +536,20 @@ static void test_letter_tags(void) {
                  (const char *const[]){"D-Tex", "D-Iowa", "D-Kan", "D-Vt", "D-Neb", NULL});
 }
 
+/* A name alone in periods and a common word (headlines: "U.K. Currency",
+ * the text writes "currency" and never "U.K. currency") is no name, when the
+ * abbreviation is a name alone ("in the U.K. ,"); initials before a common
+ * word ("J.P. Industries": "J.P." is never alone) and the abbreviation before
+ * a word that is no common word ("U.K. Treasury") stay. */
+static void test_abbreviation_and_common_word(void) {
+    const said text[] = {{"U.K. Currency firms today .", 3},     {"the currency rose and the currency fell .", 5},
+                         {"prices in the U.K. , he said .", 3}, {"shares of J.P. Industries rose .", 3},
+                         {"new industries and old industries .", 5}, {"the U.K. Treasury said so .", 3},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.K.", "J.P. Industries", "U.K. Treasury", NULL},
+                 (const char *const[]){"U.K. Currency", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -566,5 +580,6 @@ RUN(test_framed_fragments);
 RUN(test_units);
 RUN(test_cited_years);
 RUN(test_letter_tags);
+RUN(test_abbreviation_and_common_word);
 RUN(test_nothing);
 TEST_MAIN_END
