@@ -115,9 +115,25 @@ static int is_number(const char *t) {
     return f >= 1 && f <= 2 && !t[d + 1 + f];
 }
 
+/* A range or a pair of dates in one token ("May/Jul", "April-June",
+ * "January/December"): parts joined by '/' or '-', each a date word or "May"
+ * (no date word alone: "May" is also a name), at least one a date word. */
+static int date_range(const char *t) {
+    int dates = 0, parts = 0;
+    for (const char *b = t, *e;; b = e + 1) {
+        e = b + strcspn(b, "/-");
+        size_t len = (size_t)(e - b);
+        if (in_list(DATE_WORDS, b, len)) dates++;
+        else if (!(len == 3 && !memcmp(b, "May", 3))) return 0;
+        parts++;
+        if (!*e) break;
+    }
+    return parts >= 2 && dates >= 1;
+}
+
 token_class discover_token_class(const char *t) {
     if (is_numeral(t) || is_number(t)) return TOKEN_NUMERAL;
-    if (in_list(DATE_WORDS, t, strlen(t)) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
+    if (in_list(DATE_WORDS, t, strlen(t)) || date_range(t) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp);
     if (k <= 0) return TOKEN_OTHER;

@@ -45,6 +45,10 @@ static void test_token_class(void) {
     CHECK_EQ_INT(discover_token_class("van"), TOKEN_CONNECTOR);
     CHECK_EQ_INT(discover_token_class("II"), TOKEN_NUMERAL);
     CHECK_EQ_INT(discover_token_class(""), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("May/Jul"), TOKEN_OTHER); /* ranges of dates */
+    CHECK_EQ_INT(discover_token_class("April-June"), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("May/Lang"), TOKEN_NAME);
+    CHECK_EQ_INT(discover_token_class("Mar-a-Lago"), TOKEN_NAME);
 }
 
 static void test_names(void) {
