@@ -1079,6 +1079,23 @@ static int abbreviation_and_common_word(const discover *d, const cand *cs, const
     return a >= 0 && cs[a].whole_any >= d->p.min_count && lower_case_dominates(d, sp + 1, sl, &mid);
 }
 
+/* Is the one-word candidate two names joined by a hyphen or a slash that
+ * qualifies a noun ("U.S.-Soviet talks", "Iran-Iraq war", "U.S./Soviet
+ * relations", "East-West trade"): each part a
+ * whole run of its own at least min_count times, the second no acronym
+ * ("CD-ROM", "IBM-PC" are names), and under ADJECTIVE_ENDS of its whole runs
+ * end a phrase (adjective, without its minimum)? */
+static int joined_adjective(const discover *d, const cand *cs, const strmap *index, const cand *c) {
+    if (c->ntok != 1 || !c->whole_any || (double)c->ends >= ADJECTIVE_ENDS * (double)c->whole_any) return 0;
+    size_t fl = strcspn(c->key, "-/");
+    if (fl == 0 || fl >= c->len || strcspn(c->key + fl + 1, "-/") < c->len - fl - 1) return 0;
+    const char *h = c->key + fl;
+    size_t sl = c->len - fl - 1;
+    if (strspn(h + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= sl) return 0;
+    int64_t a = span_index(index, c->key, fl), b = span_index(index, h + 1, sl);
+    return a >= 0 && b >= 0 && cs[a].whole_any >= d->p.min_count && cs[b].whole_any >= d->p.min_count;
+}
+
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
  * links its lower-case form as often ("{Software}" at a sentence start,
  * "{software}" elsewhere: a common word). */
@@ -1633,7 +1650,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && abbreviation_and_common_word(d, cs, &sp->map, c))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {

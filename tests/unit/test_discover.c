@@ -554,6 +554,21 @@ static void test_abbreviation_and_common_word(void) {
                  (const char *const[]){"U.K. Currency", NULL});
 }
 
+/* Two names joined by a hyphen or a slash before a noun ("U.S.-Soviet
+ * talks", "Iran/Iraq war": "U.S.", "Soviet", "Iran", "Iraq" are whole runs of
+ * their own) are no names; "CD-ROM" (the second part an acronym) and
+ * "Lempel-Ziv" ("Lempel" is never alone) stay. */
+static void test_joined_adjective(void) {
+    const said text[] = {{"the U.S.-Soviet talks went on .", 3}, {"the Iran/Iraq war went on .", 3},
+                         {"the U.S. said so .", 3},              {"the Soviet said so .", 3},
+                         {"then Iran said so .", 3},             {"then Iraq said so .", 3},
+                         {"a CD-ROM drive ran .", 3},            {"the CD said so .", 3},
+                         {"the ROM said so .", 3},               {"a Lempel-Ziv coder ran .", 3},
+                         {"the Ziv said so .", 3},               {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.S.", "Iraq", "CD-ROM", "Lempel-Ziv", NULL},
+                 (const char *const[]){"U.S.-Soviet", "Iran/Iraq", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -585,5 +600,6 @@ RUN(test_units);
 RUN(test_cited_years);
 RUN(test_letter_tags);
 RUN(test_abbreviation_and_common_word);
+RUN(test_joined_adjective);
 RUN(test_nothing);
 TEST_MAIN_END
