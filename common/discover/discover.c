@@ -971,12 +971,16 @@ static int initials_word(const char *w, size_t len) {
  * that starts with a proper word (proper_word: a first name, initials, a
  * place) or has initials inside, as persons named together do ("Andrew
  * Jackson and Michael Jackson", co-authors "M.P. Atkinson & J.W. Schmidt",
- * "Jack W. Davidson")? */
+ * "Jack W. Davidson"), unless it ends in a company designator ("Haas Co" of
+ * "Rohm and Haas Co", "Sons Inc")? */
 #define FRAMED_SHARE 0.5
 static int framed(const discover *d, const cand *c) {
     if (c->framed < d->p.min_count || (double)c->framed < FRAMED_SHARE * (double)c->whole_any) return 0;
     const char *sp = memchr(c->key, ' ', c->len); /* "Andrew Jackson and Michael Jackson", "M.P. Atkinson & J.W. Schmidt" */
     if (!sp) return 1;
+    size_t last = c->len;
+    while (c->key[last - 1] != ' ') last--;
+    if (in_list(DESIGNATORS, c->key + last, c->len - last)) return 1; /* a company, no person: "Haas Co" of "Rohm and Haas Co" */
     if (proper_word(d, c->key, (size_t)(sp - c->key))) return 0;
     for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) { /* "Jack W. Davidson": "jack" is a common word */
         const char *nx = memchr(c->key + b, ' ', c->len - b);
