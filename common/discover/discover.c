@@ -144,9 +144,10 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED }; /* WHOLE_*: the span was a whole run of name words;
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED, WHOLE_REST }; /* WHOLE_*: the span was a whole run of name words;
                                                              * ENDS: a whole run that ended a phrase (ends_phrase);
-                                                             * MEASURED: a whole run after a quantity (after_quantity) */
+                                                             * MEASURED: a whole run after a quantity (after_quantity);
+                                                             * WHOLE_REST: a whole run only as the rest of a sentence-initial run */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
 enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
@@ -231,7 +232,7 @@ discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
     counter_init(&d->words, 3);
-    counter_init(&d->spans, 6);
+    counter_init(&d->spans, 7);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
@@ -614,6 +615,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
                     v[ENDS] += ends_phrase(tokens, n, e);
                     v[MEASURED] += after_quantity(tokens, a);
+                    v[WHOLE_REST] += a != i;
                     if (a == b) d->alone[nalone++] = a;
                     count_frame(d, tokens, n, a, e);
                 }
@@ -763,6 +765,7 @@ typedef struct {
     int64_t linked;     /* links to it (discover_add_link) */
     int64_t framed;     /* whole runs in its most frequent frame (count_frame) */
     int64_t measured;   /* whole runs after a quantity (after_quantity) */
+    int64_t whole_rest; /* whole runs only as the rest of a sentence-initial run */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
@@ -1098,6 +1101,17 @@ static int joined_adjective(const discover *d, const cand *cs, const strmap *ind
     if (strspn(h + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= sl) return 0;
     int64_t a = span_index(index, c->key, fl), b = span_index(index, h + 1, sl);
     return a >= 0 && b >= 0 && cs[a].whole_any >= d->p.min_count && cs[b].whole_any >= d->p.min_count;
+}
+
+/* Is the candidate whole only after a sentence's capitalised first word
+ * ("Flooring Systems Inc" of "Interface Flooring Systems Inc said", "Memories
+ * Inc" of "Monolithic Memories Inc said"): every whole run of it is the rest of
+ * a sentence-initial run whose first word was taken for a common word, and its
+ * own first word is no proper word ("Yesterday Reagan spoke": proper_word)? */
+static int whole_after_first_word_only(const discover *d, const cand *c) {
+    if (!c->whole_any || c->whole_rest < c->whole_any) return 0;
+    const char *sp = memchr(c->key, ' ', c->len);
+    return !proper_word(d, c->key, sp ? (size_t)(sp - c->key) : c->len);
 }
 
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
@@ -1629,6 +1643,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
         c->ends = v[ENDS];
         c->measured = v[MEASURED];
+        c->whole_rest = v[WHOLE_REST];
         c->linked = links_to(d, c);
     }
     const counter *fr = &d->frames;
@@ -1654,7 +1669,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c) || whole_after_first_word_only(d, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {

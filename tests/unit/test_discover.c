@@ -450,14 +450,19 @@ static void expect_names(const said *text, const char *const *kept, const char *
  * "Zealand" no whole run, so "Zealand" (8 occurrences, 3 in its extension)
  * is no name. Without the rule its 5 sentence-start runs were whole and it
  * was kept. "Yesterday Reagan spoke": "Yesterday Reagan" was never seen
- * elsewhere, so "Reagan" is whole there and kept. */
+ * elsewhere, so "Reagan" is whole there and kept; "Flooring Systems Inc",
+ * whole only after the sentence's first word "Interface" and starting with
+ * a word that is no proper word ("flooring"), is a fragment. */
 static void test_sentence_start_first_word(void) {
     const said text[] = {{"the new plan worked .", 10},
                          {"talks in New Zealand ended .", 3},
                          {"New Zealand said so .", 5},
                          {"Yesterday Reagan spoke .", 4},
+                         {"the interface of a flooring system .", 10},
+                         {"Interface Flooring Systems Inc said so .", 4},
                          {NULL, 0}};
-    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL}, (const char *const[]){"Zealand", NULL});
+    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL},
+                 (const char *const[]){"Zealand", "Flooring Systems Inc", NULL});
 }
 
 /* A name whose whole runs sit mostly in one frame of a name word and "and",
