@@ -428,20 +428,27 @@ typedef struct {
 
 /* Discovery with the default parameters on the `text` (ended by a NULL text)
  * over background name words, so that the PMI of the names' splits is high
- * (no "and": a list repeated is framed); every name of `kept` (NULL-ended)
- * is discovered, none of `dropped`. */
-static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+ * (no "and": a list repeated is framed), each name of `linked` (NULL-ended,
+ * or NULL) linked 3 times; every name of `kept` (NULL-ended) is discovered,
+ * none of `dropped`. */
+static void expect_names_linked(const said *text, const char *const *linked, const char *const *kept,
+                                const char *const *dropped) {
     discover_params p;
     discover_params_default(&p);
     discover *d = discover_new(&p);
     add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
     for (int i = 0; text[i].text; i++) add(d, text[i].text, text[i].times);
+    for (int i = 0; linked && linked[i]; i++) discover_add_link(d, linked[i], 3);
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
     for (int i = 0; kept[i]; i++) CHECK(find(names, n, kept[i]) >= 0);
     for (int i = 0; dropped[i]; i++) CHECK(find(names, n, dropped[i]) < 0);
     discovered_names_free(names, n);
+}
+
+static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+    expect_names_linked(text, NULL, kept, dropped);
 }
 
 /* A capitalised common word ("new": lower case 10 times) starting a sentence
@@ -510,30 +517,14 @@ static void test_units(void) {
  * names with years) unless the text links it ("{RFC 2045}", "{RFC 2046}": a
  * series of documents); a single name with a year ("Windows 2000") stays. */
 static void test_cited_years(void) {
-    for (int linked = 0; linked < 2; linked++) {
-        discover_params p;
-        discover_params_default(&p);
-        discover *d = discover_new(&p);
-        add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
-        add(d, "a book by Knuth ( Springer 1988 ) .", 3);
-        add(d, "a book by Wirth ( Springer 1990 ) .", 3);
-        add(d, "the RFC 2045 says so .", 3);
-        add(d, "the RFC 2046 says so .", 3);
-        add(d, "we ran Windows 2000 today .", 4);
-        if (linked) {
-            discover_add_link(d, "RFC 2045", 3);
-            discover_add_link(d, "RFC 2046", 3);
-        }
-        discovered_name *names;
-        int64_t n = discover_finish(d, &names);
-        discover_free(d);
-        CHECK(find(names, n, "Springer 1988") < 0);
-        CHECK(find(names, n, "Springer 1990") < 0);
-        CHECK(find(names, n, "Windows 2000") >= 0);
-        CHECK(linked ? find(names, n, "RFC 2045") >= 0 : find(names, n, "RFC 2045") < 0);
-        CHECK(linked ? find(names, n, "RFC 2046") >= 0 : find(names, n, "RFC 2046") < 0);
-        discovered_names_free(names, n);
-    }
+    const said text[] = {{"a book by Knuth ( Springer 1988 ) .", 3}, {"a book by Wirth ( Springer 1990 ) .", 3},
+                         {"the RFC 2045 says so .", 3},               {"the RFC 2046 says so .", 3},
+                         {"we ran Windows 2000 today .", 4},          {NULL, 0}};
+    const char *const rfcs[] = {"RFC 2045", "RFC 2046", NULL};
+    expect_names(text, (const char *const[]){"Windows 2000", NULL},
+                 (const char *const[]){"Springer 1988", "Springer 1990", "RFC 2045", "RFC 2046", NULL});
+    expect_names_linked(text, rfcs, (const char *const[]){"Windows 2000", "RFC 2045", "RFC 2046", NULL},
+                        (const char *const[]){"Springer 1988", "Springer 1990", NULL});
 }
 
 /* A capital letter and a hyphen before five or more names is a tag ("( D-Tex
