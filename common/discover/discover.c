@@ -149,6 +149,7 @@ enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED, WHOLE_REST }; /* WHOLE_
                                                              * MEASURED: a whole run after a quantity (after_quantity);
                                                              * WHOLE_REST: a whole run only as the rest of a sentence-initial run */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
+enum { GLUED = 3 };  /* its fourth: the word before a hyphen and a lower-case word ("BBB" of "BBB-plus") */
 enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
     strmap map;
@@ -231,7 +232,7 @@ struct discover {
 discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
-    counter_init(&d->words, 3);
+    counter_init(&d->words, 4);
     counter_init(&d->spans, 7);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
@@ -558,6 +559,14 @@ static void count_frame(discover *d, char *const *tokens, int n, int a, int e) {
     }
 }
 
+/* A token of a word, a hyphen and a lower-case word ("BBB-plus", "U.S.-based"):
+ * the word before the hyphen counted GLUED. */
+static void count_glued(discover *d, const char *t) {
+    const char *h = strrchr(t, '-');
+    if (!h || h == t || !h[1] || !h[2] || strspn(h + 1, "abcdefghijklmnopqrstuvwxyz") != strlen(h + 1)) return;
+    counter_add(&d->words, t, (size_t)(h - t), GLUED, 1);
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
@@ -575,6 +584,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
             (utf8proc_category(cp) <= UTF8PROC_CATEGORY_LO || utf8proc_category(cp) == UTF8PROC_CATEGORY_ND))
             start = i;
         counter_add(&d->words, tokens[i], strlen(tokens[i]), i == start ? INIT : MID, 1);
+        count_glued(d, tokens[i]);
     }
     for (int i = 0; i < n;) {
         if (cls[i] != TOKEN_NAME) { i++; continue; }
@@ -1112,6 +1122,17 @@ static int whole_after_first_word_only(const discover *d, const cand *c) {
     if (!c->whole_any || c->whole_rest < c->whole_any) return 0;
     const char *sp = memchr(c->key, ' ', c->len);
     return !proper_word(d, c->key, sp ? (size_t)(sp - c->key) : c->len);
+}
+
+/* Is the one-word candidate a grade that the text qualifies with a hyphen
+ * ("BBB" beside "BBB-plus" and "BBB-minus", "AA", "A-1"): glued to a
+ * lower-case word (count_glued) at least min_count times and at least as
+ * often as it is a whole run ("U.S." of "U.S.-based" is mostly alone)? */
+static int glued_grade(const discover *d, const cand *c) {
+    if (c->ntok != 1) return 0;
+    int64_t i = strmap_get(&d->words.map, c->key, c->len);
+    int64_t g = i < 0 ? 0 : d->words.v[i * d->words.slots + GLUED];
+    return g >= d->p.min_count && g >= c->whole_any;
 }
 
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
@@ -1669,7 +1690,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c) || whole_after_first_word_only(d, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c) || whole_after_first_word_only(d, c) || glued_grade(d, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {

@@ -569,6 +569,15 @@ static void test_joined_adjective(void) {
                  (const char *const[]){"U.S.-Soviet", "Iran/Iraq", NULL});
 }
 
+/* A grade that the text qualifies with a hyphen ("BBB-plus", "BBB-minus" 5
+ * times, "BBB" alone 3) is no name; "U.S." of "U.S.-based" 3 times is alone
+ * more often (5) and stays. */
+static void test_glued_grade(void) {
+    const said text[] = {{"a BBB-plus rating .", 3},     {"a BBB-minus rating .", 2}, {"cut to BBB today .", 3},
+                         {"the U.S.-based firm .", 3}, {"the U.S. said so .", 5},   {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.S.", NULL}, (const char *const[]){"BBB", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -601,5 +610,6 @@ RUN(test_cited_years);
 RUN(test_letter_tags);
 RUN(test_abbreviation_and_common_word);
 RUN(test_joined_adjective);
+RUN(test_glued_grade);
 RUN(test_nothing);
 TEST_MAIN_END
