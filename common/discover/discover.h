@@ -57,6 +57,8 @@
  *    ("A-W 1989", "Springer 1992"; not "RFC 2045" when linked);
  *  - no tag: a capital letter, a hyphen and a capitalised word, never linked,
  *    the letter starting 5 or more such names ("D-Tex", "R-Iowa");
+ *  - no grade: one word glued by a hyphen to a lower-case word min_count
+ *    times and at least as often as it is a whole run ("BBB" of "BBB-plus");
  *  - no two names joined as an adjective: one word of two parts joined by
  *    "-" or "/", each a whole run min_count times, the second no acronym,
  *    under 5% of its whole runs ending a phrase ("U.S.-Soviet", "Iran/Iraq";
