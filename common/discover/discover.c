@@ -115,9 +115,25 @@ static int is_number(const char *t) {
     return f >= 1 && f <= 2 && !t[d + 1 + f];
 }
 
+/* A range or a pair of dates in one token ("May/Jul", "April-June",
+ * "January/December"): parts joined by '/' or '-', each a date word or "May"
+ * (no date word alone: "May" is also a name), at least one a date word. */
+static int date_range(const char *t) {
+    int dates = 0, parts = 0;
+    for (const char *b = t, *e;; b = e + 1) {
+        e = b + strcspn(b, "/-");
+        size_t len = (size_t)(e - b);
+        if (in_list(DATE_WORDS, b, len)) dates++;
+        else if (!(len == 3 && !memcmp(b, "May", 3))) return 0;
+        parts++;
+        if (!*e) break;
+    }
+    return parts >= 2 && dates >= 1;
+}
+
 token_class discover_token_class(const char *t) {
     if (is_numeral(t) || is_number(t)) return TOKEN_NUMERAL;
-    if (in_list(DATE_WORDS, t, strlen(t)) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
+    if (in_list(DATE_WORDS, t, strlen(t)) || date_range(t) || strpbrk(t, "{}<>[]|")) return TOKEN_OTHER; /* a date, or markup ("IBM}", "Inc>") */
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp);
     if (k <= 0) return TOKEN_OTHER;
@@ -128,10 +144,12 @@ token_class discover_token_class(const char *t) {
 
 /* A counted key: a few counts per key (slots), e.g. its occurrences away
  * from a sentence start and at one. */
-enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED }; /* WHOLE_*: the span was a whole run of name words;
+enum { MID, INIT, WHOLE_MID, WHOLE_INIT, ENDS, MEASURED, WHOLE_REST }; /* WHOLE_*: the span was a whole run of name words;
                                                              * ENDS: a whole run that ended a phrase (ends_phrase);
-                                                             * MEASURED: a whole run after a quantity (after_quantity) */
+                                                             * MEASURED: a whole run after a quantity (after_quantity);
+                                                             * WHOLE_REST: a whole run only as the rest of a sentence-initial run */
 enum { LISTED = 2 }; /* the word counter's third slot: a one-letter name listed next to a longer name ("C , Pascal") */
+enum { GLUED = 3 };  /* its fourth: the word before a hyphen and a lower-case word ("BBB" of "BBB-plus") */
 enum { LOWER_TAIL = 1 }; /* the lower-case counter's second slot: the first word capitalised, the rest not ("U.S. position") */
 typedef struct {
     strmap map;
@@ -214,8 +232,8 @@ struct discover {
 discover *discover_new(const discover_params *p) {
     discover *d = xcalloc(1, sizeof *d);
     d->p = *p;
-    counter_init(&d->words, 3);
-    counter_init(&d->spans, 6);
+    counter_init(&d->words, 4);
+    counter_init(&d->spans, 7);
     counter_init(&d->acronyms, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
@@ -541,6 +559,14 @@ static void count_frame(discover *d, char *const *tokens, int n, int a, int e) {
     }
 }
 
+/* A token of a word, a hyphen and a lower-case word ("BBB-plus", "U.S.-based"):
+ * the word before the hyphen counted GLUED. */
+static void count_glued(discover *d, const char *t) {
+    const char *h = strrchr(t, '-');
+    if (!h || h == t || !h[1] || !h[2] || strspn(h + 1, "abcdefghijklmnopqrstuvwxyz") != strlen(h + 1)) return;
+    counter_add(&d->words, t, (size_t)(h - t), GLUED, 1);
+}
+
 void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (n > d->clscap) {
         d->clscap = n * 2;
@@ -558,6 +584,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
             (utf8proc_category(cp) <= UTF8PROC_CATEGORY_LO || utf8proc_category(cp) == UTF8PROC_CATEGORY_ND))
             start = i;
         counter_add(&d->words, tokens[i], strlen(tokens[i]), i == start ? INIT : MID, 1);
+        count_glued(d, tokens[i]);
     }
     for (int i = 0; i < n;) {
         if (cls[i] != TOKEN_NAME) { i++; continue; }
@@ -598,6 +625,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
                     v[ENDS] += ends_phrase(tokens, n, e);
                     v[MEASURED] += after_quantity(tokens, a);
+                    v[WHOLE_REST] += a != i;
                     if (a == b) d->alone[nalone++] = a;
                     count_frame(d, tokens, n, a, e);
                 }
@@ -747,6 +775,7 @@ typedef struct {
     int64_t linked;     /* links to it (discover_add_link) */
     int64_t framed;     /* whole runs in its most frequent frame (count_frame) */
     int64_t measured;   /* whole runs after a quantity (after_quantity) */
+    int64_t whole_rest; /* whole runs only as the rest of a sentence-initial run */
     int kept;
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
@@ -955,12 +984,16 @@ static int initials_word(const char *w, size_t len) {
  * that starts with a proper word (proper_word: a first name, initials, a
  * place) or has initials inside, as persons named together do ("Andrew
  * Jackson and Michael Jackson", co-authors "M.P. Atkinson & J.W. Schmidt",
- * "Jack W. Davidson")? */
+ * "Jack W. Davidson"), unless it ends in a company designator ("Haas Co" of
+ * "Rohm and Haas Co", "Sons Inc")? */
 #define FRAMED_SHARE 0.5
 static int framed(const discover *d, const cand *c) {
     if (c->framed < d->p.min_count || (double)c->framed < FRAMED_SHARE * (double)c->whole_any) return 0;
     const char *sp = memchr(c->key, ' ', c->len); /* "Andrew Jackson and Michael Jackson", "M.P. Atkinson & J.W. Schmidt" */
     if (!sp) return 1;
+    size_t last = c->len;
+    while (c->key[last - 1] != ' ') last--;
+    if (in_list(DESIGNATORS, c->key + last, c->len - last)) return 1; /* a company, no person: "Haas Co" of "Rohm and Haas Co" */
     if (proper_word(d, c->key, (size_t)(sp - c->key))) return 0;
     for (size_t b = (size_t)(sp - c->key) + 1, e; b < c->len; b = e + 1) { /* "Jack W. Davidson": "jack" is a common word */
         const char *nx = memchr(c->key + b, ' ', c->len - b);
@@ -987,6 +1020,119 @@ static int lower_case_phrase(const discover *d, const cand *c) {
     if (i < 0) return 0;
     const int64_t *v = d->lower.v + i * d->lower.slots;
     return (double)v[MID] >= LOWER_PHRASE_SHARE * (double)c->count || (double)v[LOWER_TAIL] >= LOWER_PHRASE_SHARE * (double)c->count;
+}
+
+/* The length of the candidate's words before a last word that is a year,
+ * four digits 1900 to 2099 ("Springer 1989" -> 8), or 0. */
+static size_t before_year(const cand *c) {
+    if (c->ntok < 2 || c->len < 6) return 0;
+    const char *y = c->key + c->len - 4;
+    if (y[-1] != ' ' || strspn(y, "0123456789") != 4 || !((y[0] == '1' && y[1] == '9') || (y[0] == '2' && y[1] == '0')))
+        return 0;
+    return (size_t)(y - 1 - c->key);
+}
+
+/* Per words before a year (before_year), the candidates seen min_count times
+ * that end in a year after them ("Springer" -> 9 in FOLDOC: "Springer 1980",
+ * "Springer 1984"...), into *years. */
+static void count_cited_years(const discover *d, const cand *cs, int64_t n, strmap *years) {
+    strmap_init(years);
+    for (int64_t i = 0; i < n; i++) {
+        size_t b = before_year(&cs[i]);
+        if (b && cs[i].count >= d->p.min_count) strmap_add(years, cs[i].key, b, 1);
+    }
+}
+
+/* Is the candidate a reference to a cited work, an author or publisher and
+ * the year ("A-W 1989", "Springer 1992", "MIT Press 1987"): it ends in a year,
+ * the words before it end at least CITED_YEARS candidates with different years,
+ * and the text never links it (a series of models or documents that the text
+ * links, "RFC 2045", "RFC 2046", is kept)? */
+#define CITED_YEARS 2
+static int cited_year(const strmap *years, const cand *c) {
+    size_t b = before_year(c);
+    return b && c->linked == 0 && strmap_get(years, c->key, b) >= CITED_YEARS;
+}
+
+/* Is the one-word candidate a capital letter, a hyphen and a capitalised
+ * word ("D-Tex", "R-Iowa", "C-Prolog")? */
+static int letter_prefixed(const cand *c) {
+    return c->ntok == 1 && c->len >= 4 && c->key[0] >= 'A' && c->key[0] <= 'Z' && c->key[1] == '-' && c->key[2] >= 'A' &&
+           c->key[2] <= 'Z';
+}
+
+/* Per capital letter, the candidates seen min_count times that it starts with
+ * a hyphen (letter_prefixed), into tags[26]. */
+static void count_letter_prefixes(const discover *d, const cand *cs, int64_t n, int64_t tags[26]) {
+    memset(tags, 0, 26 * sizeof *tags);
+    for (int64_t i = 0; i < n; i++)
+        if (letter_prefixed(&cs[i]) && cs[i].count >= d->p.min_count) tags[cs[i].key[0] - 'A']++;
+}
+
+/* Is the candidate a tag, a letter before the names of a family ("D-Tex",
+ * "D-Iowa", "R-Kan": a senator's party and state): letter_prefixed, the letter
+ * starting at least TAG_FAMILY such candidates, and never linked ("C-Prolog",
+ * "C-INTERCAL": a letter of two)? */
+#define TAG_FAMILY 5
+static int letter_tag(const int64_t tags[26], const cand *c) {
+    return letter_prefixed(c) && c->linked == 0 && tags[c->key[0] - 'A'] >= TAG_FAMILY;
+}
+
+/* Is the candidate of two words a name alone in periods and a common word
+ * after it ("U.K. Currency", "U.S. Plans", "U.K. Companies" of headlines): the
+ * first word an abbreviation in periods that is a whole run of its own at
+ * least min_count times ("U.K.", "U.S."; not initials, "J.P. Industries"), the
+ * second a common word (lower_case_dominates)? */
+static int abbreviation_and_common_word(const discover *d, const cand *cs, const strmap *index, const cand *c) {
+    if (c->ntok != 2) return 0;
+    const char *sp = memchr(c->key, ' ', c->len);
+    size_t fl = (size_t)(sp - c->key), sl = c->len - fl - 1;
+    char first[16];
+    if (fl >= sizeof first) return 0;
+    memcpy(first, c->key, fl);
+    first[fl] = 0;
+    if (!dotted_abbreviation(first)) return 0;
+    int64_t a = span_index(index, c->key, fl), mid;
+    return a >= 0 && cs[a].whole_any >= d->p.min_count && lower_case_dominates(d, sp + 1, sl, &mid);
+}
+
+/* Is the one-word candidate two names joined by a hyphen or a slash that
+ * qualifies a noun ("U.S.-Soviet talks", "Iran-Iraq war", "U.S./Soviet
+ * relations", "East-West trade"): each part a
+ * whole run of its own at least min_count times, the second no acronym
+ * ("CD-ROM", "IBM-PC" are names), and under ADJECTIVE_ENDS of its whole runs
+ * end a phrase (adjective, without its minimum)? */
+static int joined_adjective(const discover *d, const cand *cs, const strmap *index, const cand *c) {
+    if (c->ntok != 1 || !c->whole_any || (double)c->ends >= ADJECTIVE_ENDS * (double)c->whole_any) return 0;
+    size_t fl = strcspn(c->key, "-/");
+    if (fl == 0 || fl >= c->len || strcspn(c->key + fl + 1, "-/") < c->len - fl - 1) return 0;
+    const char *h = c->key + fl;
+    size_t sl = c->len - fl - 1;
+    if (strspn(h + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= sl) return 0;
+    int64_t a = span_index(index, c->key, fl), b = span_index(index, h + 1, sl);
+    return a >= 0 && b >= 0 && cs[a].whole_any >= d->p.min_count && cs[b].whole_any >= d->p.min_count;
+}
+
+/* Is the candidate whole only after a sentence's capitalised first word
+ * ("Flooring Systems Inc" of "Interface Flooring Systems Inc said", "Memories
+ * Inc" of "Monolithic Memories Inc said"): every whole run of it is the rest of
+ * a sentence-initial run whose first word was taken for a common word, and its
+ * own first word is no proper word ("Yesterday Reagan spoke": proper_word)? */
+static int whole_after_first_word_only(const discover *d, const cand *c) {
+    if (!c->whole_any || c->whole_rest < c->whole_any) return 0;
+    const char *sp = memchr(c->key, ' ', c->len);
+    return !proper_word(d, c->key, sp ? (size_t)(sp - c->key) : c->len);
+}
+
+/* Is the one-word candidate a grade that the text qualifies with a hyphen
+ * ("BBB" beside "BBB-plus" and "BBB-minus", "AA", "A-1"): glued to a
+ * lower-case word (count_glued) at least min_count times and at least as
+ * often as it is a whole run ("U.S." of "U.S.-based" is mostly alone)? */
+static int glued_grade(const discover *d, const cand *c) {
+    if (c->ntok != 1) return 0;
+    int64_t i = strmap_get(&d->words.map, c->key, c->len);
+    int64_t g = i < 0 ? 0 : d->words.v[i * d->words.slots + GLUED];
+    return g >= d->p.min_count && g >= c->whole_any;
 }
 
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
@@ -1570,6 +1716,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->whole_any = v[WHOLE_MID] + v[WHOLE_INIT];
         c->ends = v[ENDS];
         c->measured = v[MEASURED];
+        c->whole_rest = v[WHOLE_REST];
         c->linked = links_to(d, c);
     }
     const counter *fr = &d->frames;
@@ -1586,12 +1733,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     qsort(order, (size_t)n, sizeof *order, by_length_desc);
     double nwords = d->name_words > 0 ? (double)d->name_words : 1;
     int64_t min = d->p.min_count;
+    strmap years;
+    count_cited_years(d, cs, n, &years);
+    int64_t tags[26];
+    count_letter_prefixes(d, cs, n, tags);
     for (int64_t o = 0; o < n; o++) {
         cand *c = order[o];
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c) || whole_after_first_word_only(d, c) || glued_grade(d, c)))) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
@@ -1606,6 +1757,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         }
     }
     free(order);
+    strmap_free(&years);
     drop_plurals(cs, n, &sp->map);
     strmap firsts;
     strmap_init(&firsts);

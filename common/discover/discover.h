@@ -28,7 +28,8 @@
  *  - names joined by "and" or "&" ("Securities and Exchange Commission"):
  *    the spans across two runs of name words, kept only when at least half as
  *    frequent as the more frequent of the two ("IBM and Microsoft" is none).
- * Never a name word: month and day names ("Dec", not "DEC"), markup ("IBM}",
+ * Never a name word: month and day names ("Dec", not "DEC") and ranges of
+ * them in one token ("May/Jul", "April-June"), markup ("IBM}",
  * "Inc>"); a title before a name word ends the words before it ("Finance
  * Minister Cleopa Msuya" counts "Cleopa Msuya"); a number may end a name
  * ("Windows 95", "IBM 360").
@@ -48,7 +49,20 @@
  *    Agent"; counted by the second pass, discover_add_lower_case), nor an
  *    abbreviation in periods before a common noun that the text writes in
  *    lower case after it at least a quarter as often ("U.S. Position",
- *    "U.K. Economy": "U.S. position"; not "U.S. Treasury");
+ *    "U.K. Economy": "U.S. position"; not "U.S. Treasury"), nor of two words
+ *    an abbreviation in periods that is a whole run min_count times and a
+ *    common word ("U.K. Currency", "U.S. Plans"; not "J.P. Industries");
+ *  - no reference to a cited work: a name ending in a year (1900-2099),
+ *    never linked, whose words before the year end 2 or more names with years
+ *    ("A-W 1989", "Springer 1992"; not "RFC 2045" when linked);
+ *  - no tag: a capital letter, a hyphen and a capitalised word, never linked,
+ *    the letter starting 5 or more such names ("D-Tex", "R-Iowa");
+ *  - no grade: one word glued by a hyphen to a lower-case word min_count
+ *    times and at least as often as it is a whole run ("BBB" of "BBB-plus");
+ *  - no two names joined as an adjective: one word of two parts joined by
+ *    "-" or "/", each a whole run min_count times, the second no acronym,
+ *    under 5% of its whole runs ending a phrase ("U.S.-Soviet", "Iran/Iraq";
+ *    not "CD-ROM");
  *  - no first name alone: a word the text puts before at least 3 surnames
  *    (proper words that follow at most 2 different words: "Dick Bruin",
  *    "Dick Depew") and before more surnames than other words, a whole run
@@ -68,7 +82,8 @@
  *    a frame's name word is no company designator ("Morgan Stanley and Co"),
  *    and a name of several words starting with a proper word or holding
  *    initials is exempt (persons named together: "M.P. Atkinson & J.W.
- *    Schmidt");
+ *    Schmidt") unless it ends in a company designator ("Haas Co" of "Rohm and
+ *    Haas Co");
  *  - no unit: fewer than half (or fewer than min_count) of its whole runs
  *    after a quantity, a number or a number and a lower-case word, not a
  *    year nor an ordinal ("12 H.K. Dlrs", "1.28 billion H.K. Dlrs");
@@ -88,7 +103,9 @@
  *    with a common word and nothing proper after it but designators: half)
  *    of its occurrences are a whole run of name words (from the run's second
  *    name word when the run starts the sentence with a common word, by the
- *    counts so far), so words seen mostly as parts of many longer names —
+ *    counts so far; a name whole only there, whose first word is no proper
+ *    word, is none: "Memories Inc" of "Monolithic Memories Inc said"), so
+ *    words seen mostly as parts of many longer names —
  *    first names ("Edith"), titles ("Mr.", "General"), heads ("River",
  *    "University") — are no entities, and take no mentions from the longer
  *    names that are too rare to be kept.

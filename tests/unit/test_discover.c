@@ -57,6 +57,10 @@ static void test_token_class(void) {
     CHECK_EQ_INT(discover_token_class("van"), TOKEN_CONNECTOR);
     CHECK_EQ_INT(discover_token_class("II"), TOKEN_NUMERAL);
     CHECK_EQ_INT(discover_token_class(""), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("May/Jul"), TOKEN_OTHER); /* ranges of dates */
+    CHECK_EQ_INT(discover_token_class("April-June"), TOKEN_OTHER);
+    CHECK_EQ_INT(discover_token_class("May/Lang"), TOKEN_NAME);
+    CHECK_EQ_INT(discover_token_class("Mar-a-Lago"), TOKEN_NAME);
 }
 
 static void test_names(void) {
@@ -494,14 +498,17 @@ typedef struct {
 
 /* Discovery with the default parameters on the `text` (ended by a NULL text)
  * over background name words, so that the PMI of the names' splits is high
- * (no "and": a list repeated is framed); every name of `kept` (NULL-ended)
- * is discovered, none of `dropped`. */
-static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+ * (no "and": a list repeated is framed), each name of `linked` (NULL-ended,
+ * or NULL) linked 3 times; every name of `kept` (NULL-ended) is discovered,
+ * none of `dropped`. */
+static void expect_names_linked(const said *text, const char *const *linked, const char *const *kept,
+                                const char *const *dropped) {
     discover_params p;
     discover_params_default(&p);
     discover *d = discover_new(&p);
     add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
     for (int i = 0; text[i].text; i++) add(d, text[i].text, text[i].times);
+    for (int i = 0; linked && linked[i]; i++) discover_add_link(d, linked[i], 3);
     discovered_name *names;
     int64_t n = discover_finish(d, &names);
     discover_free(d);
@@ -510,20 +517,29 @@ static void expect_names(const said *text, const char *const *kept, const char *
     discovered_names_free(names, n);
 }
 
+static void expect_names(const said *text, const char *const *kept, const char *const *dropped) {
+    expect_names_linked(text, NULL, kept, dropped);
+}
+
 /* A capitalised common word ("new": lower case 10 times) starting a sentence
  * is the name's first word when the text has written the run with it
  * elsewhere before ("talks in New Zealand"): "New Zealand said so" gives
  * "Zealand" no whole run, so "Zealand" (8 occurrences, 3 in its extension)
  * is no name. Without the rule its 5 sentence-start runs were whole and it
  * was kept. "Yesterday Reagan spoke": "Yesterday Reagan" was never seen
- * elsewhere, so "Reagan" is whole there and kept. */
+ * elsewhere, so "Reagan" is whole there and kept; "Flooring Systems Inc",
+ * whole only after the sentence's first word "Interface" and starting with
+ * a word that is no proper word ("flooring"), is a fragment. */
 static void test_sentence_start_first_word(void) {
     const said text[] = {{"the new plan worked .", 10},
                          {"talks in New Zealand ended .", 3},
                          {"New Zealand said so .", 5},
                          {"Yesterday Reagan spoke .", 4},
+                         {"the interface of a flooring system .", 10},
+                         {"Interface Flooring Systems Inc said so .", 4},
                          {NULL, 0}};
-    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL}, (const char *const[]){"Zealand", NULL});
+    expect_names(text, (const char *const[]){"New Zealand", "Reagan", NULL},
+                 (const char *const[]){"Zealand", "Flooring Systems Inc", NULL});
 }
 
 /* A name whose whole runs sit mostly in one frame of a name word and "and",
@@ -533,7 +549,9 @@ static void test_sentence_start_first_word(void) {
  * 's" are no names. Not a name of several words starting with a proper
  * word ("M.P. Atkinson & J.W. Schmidt": co-authors; "Andrew Jackson and
  * Michael Jackson" in test_variants_merged), not before a company designator
- * ("Morgan Stanley and Co": framed in 4 of 7 whole runs without that). */
+ * ("Morgan Stanley and Co": framed in 4 of 7 whole runs without that). A
+ * company's name that starts with a proper word is framed all the same ("Haas
+ * Co" of "Rohm and Haas Co", which is no name here: "Rohm" alone is frequent). */
 static void test_framed_fragments(void) {
     const said text[] = {{"the exchange rate fell on a flying visit .", 5}, /* "Exchange", "Flying": common words */
                          {"the Securities and Exchange Commission said so .", 6},
@@ -542,11 +560,13 @@ static void test_framed_fragments(void) {
                          {"a paper by M.P. Atkinson & J.W. Schmidt appeared .", 4},
                          {"shares of Morgan Stanley and Co rose .", 4},
                          {"then Morgan Stanley said so .", 3},
+                         {"shares of Rohm and Haas Co rose .", 4},
+                         {"then Rohm said so .", 10}, /* "Rohm and Haas Co": under half as frequent as "Rohm" */
                          {NULL, 0}};
     expect_names(text,
                  (const char *const[]){"Securities and Exchange Commission", "Monty Python", "J.W. Schmidt",
                                        "M.P. Atkinson", "Morgan Stanley", NULL},
-                 (const char *const[]){"Exchange Commission", "Flying Circus", NULL});
+                 (const char *const[]){"Exchange Commission", "Flying Circus", "Haas Co", NULL});
 }
 
 /* A name whose whole runs follow a quantity at least half the time ("12
@@ -560,6 +580,72 @@ static void test_units(void) {
                          {"the 5th Intl Conf met .", 4},
                          {NULL, 0}};
     expect_names(text, (const char *const[]){"War Powers Act", "Intl Conf", NULL}, (const char *const[]){"H.K. Dlrs", NULL});
+}
+
+/* A name of some words and a year is a reference to a cited work ("(
+ * Springer 1988 )", "( Springer 1990 )": the words before the year end two
+ * names with years) unless the text links it ("{RFC 2045}", "{RFC 2046}": a
+ * series of documents); a single name with a year ("Windows 2000") stays. */
+static void test_cited_years(void) {
+    const said text[] = {{"a book by Knuth ( Springer 1988 ) .", 3}, {"a book by Wirth ( Springer 1990 ) .", 3},
+                         {"the RFC 2045 says so .", 3},               {"the RFC 2046 says so .", 3},
+                         {"we ran Windows 2000 today .", 4},          {NULL, 0}};
+    const char *const rfcs[] = {"RFC 2045", "RFC 2046", NULL};
+    expect_names(text, (const char *const[]){"Windows 2000", NULL},
+                 (const char *const[]){"Springer 1988", "Springer 1990", "RFC 2045", "RFC 2046", NULL});
+    expect_names_linked(text, rfcs, (const char *const[]){"Windows 2000", "RFC 2045", "RFC 2046", NULL},
+                        (const char *const[]){"Springer 1988", "Springer 1990", NULL});
+}
+
+/* A capital letter and a hyphen before five or more names is a tag ("( D-Tex
+ * )", "( D-Iowa )": a senator's party and state); four ("C-Prolog",
+ * "C-Lisp"...) are names. */
+static void test_letter_tags(void) {
+    const said text[] = {{"said Smith ( D-Tex ) .", 3},     {"said Brown ( D-Iowa ) .", 3},
+                         {"said Jones ( D-Kan ) .", 3},     {"said Green ( D-Vt ) .", 3},
+                         {"said White ( D-Neb ) .", 3},     {"we ran C-Prolog today .", 3},
+                         {"we ran C-Lisp today .", 3},      {"we ran C-Basic today .", 3},
+                         {"we ran C-Scheme today .", 3},    {NULL, 0}};
+    expect_names(text, (const char *const[]){"C-Prolog", "C-Lisp", "C-Basic", "C-Scheme", "Smith", NULL},
+                 (const char *const[]){"D-Tex", "D-Iowa", "D-Kan", "D-Vt", "D-Neb", NULL});
+}
+
+/* A name alone in periods and a common word (headlines: "U.K. Currency",
+ * the text writes "currency" and never "U.K. currency") is no name, when the
+ * abbreviation is a name alone ("in the U.K. ,"); initials before a common
+ * word ("J.P. Industries": "J.P." is never alone) and the abbreviation before
+ * a word that is no common word ("U.K. Treasury") stay. */
+static void test_abbreviation_and_common_word(void) {
+    const said text[] = {{"U.K. Currency firms today .", 3},     {"the currency rose and the currency fell .", 5},
+                         {"prices in the U.K. , he said .", 3}, {"shares of J.P. Industries rose .", 3},
+                         {"new industries and old industries .", 5}, {"the U.K. Treasury said so .", 3},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.K.", "J.P. Industries", "U.K. Treasury", NULL},
+                 (const char *const[]){"U.K. Currency", NULL});
+}
+
+/* Two names joined by a hyphen or a slash before a noun ("U.S.-Soviet
+ * talks", "Iran/Iraq war": "U.S.", "Soviet", "Iran", "Iraq" are whole runs of
+ * their own) are no names; "CD-ROM" (the second part an acronym) and
+ * "Lempel-Ziv" ("Lempel" is never alone) stay. */
+static void test_joined_adjective(void) {
+    const said text[] = {{"the U.S.-Soviet talks went on .", 3}, {"the Iran/Iraq war went on .", 3},
+                         {"the U.S. said so .", 3},              {"the Soviet said so .", 3},
+                         {"then Iran said so .", 3},             {"then Iraq said so .", 3},
+                         {"a CD-ROM drive ran .", 3},            {"the CD said so .", 3},
+                         {"the ROM said so .", 3},               {"a Lempel-Ziv coder ran .", 3},
+                         {"the Ziv said so .", 3},               {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.S.", "Iraq", "CD-ROM", "Lempel-Ziv", NULL},
+                 (const char *const[]){"U.S.-Soviet", "Iran/Iraq", NULL});
+}
+
+/* A grade that the text qualifies with a hyphen ("BBB-plus", "BBB-minus" 5
+ * times, "BBB" alone 3) is no name; "U.S." of "U.S.-based" 3 times is alone
+ * more often (5) and stays. */
+static void test_glued_grade(void) {
+    const said text[] = {{"a BBB-plus rating .", 3},     {"a BBB-minus rating .", 2}, {"cut to BBB today .", 3},
+                         {"the U.S.-based firm .", 3}, {"the U.S. said so .", 5},   {NULL, 0}};
+    expect_names(text, (const char *const[]){"U.S.", NULL}, (const char *const[]){"BBB", NULL});
 }
 
 static void test_nothing(void) {
@@ -593,5 +679,10 @@ RUN(test_first_name_alone_and_links);
 RUN(test_sentence_start_first_word);
 RUN(test_framed_fragments);
 RUN(test_units);
+RUN(test_cited_years);
+RUN(test_letter_tags);
+RUN(test_abbreviation_and_common_word);
+RUN(test_joined_adjective);
+RUN(test_glued_grade);
 RUN(test_nothing);
 TEST_MAIN_END
