@@ -30,7 +30,10 @@
 /* The dataset the run's corpus was tokenized from (its `dataset` param). */
 static char *dataset_of_run(const char *run_dir) {
     char *dataset = corpus_dataset_of_run(run_dir);
-    if (!dataset) die_input(run_dir, NULL, "no corpus.mp: is this a run folder? (give --data otherwise)");
+    if (!dataset) {
+        char *corpus = xasprintf("%s/corpus.mp", run_dir);
+        die_input(corpus, NULL, "missing: is %s a run folder? (give --data otherwise)", run_dir);
+    }
     return dataset;
 }
 
