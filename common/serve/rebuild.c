@@ -66,7 +66,7 @@ static void set_stage(rebuild *b, int stage) {
 /* The rebuild failed: the message, then (when the log has one) the log's last line. */
 static void failed(rebuild *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void failed(rebuild *b, const char *fmt, ...) {
-    char msg[512], last[512] = "";
+    char msg[512], last[508] = ""; /* both, and ": ", fit b->error */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
