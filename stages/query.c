@@ -324,7 +324,6 @@ int main(int argc, char **argv) {
     char *run_dataset_path = run && !aliases ? corpus_dataset_of_run(run) : NULL;
     if (run_dataset_path && access(run_dataset_path, R_OK) == 0) aliases = run_dataset_path;
     if (aliases) log_info("%lld aliases from %s", (long long)engine_add_aliases(g, aliases), aliases);
-    free(run_dataset_path);
     double t_load = now_seconds() - t0;
     if (run) check_run_samples(run, path, engine_index(g));
     const corpus_index *x = engine_index(g);
@@ -368,6 +367,7 @@ int main(int argc, char **argv) {
     free(a);
     engine_free(g);
     free(path);
+    free(run_dataset_path); /* aliases may point at it: the options are recorded in --out */
     seed_tokens_free(&st);
     seed_tokens_free(&nt);
     seed_tokens_free(&at);
