@@ -321,9 +321,14 @@ int main(int argc, char **argv) {
 
     double t0 = now_seconds();
     engine *g = engine_open(path, &ec);
-    char *run_dataset_path = run && !aliases ? corpus_dataset_of_run(run) : NULL;
-    if (run_dataset_path && access(run_dataset_path, R_OK) == 0) aliases = run_dataset_path;
     if (aliases) log_info("%lld aliases from %s", (long long)engine_add_aliases(g, aliases), aliases);
+    /* without --aliases, the aliases of the run's dataset, read only when a name is not in the
+     * index (an archive is read whole to find its aliases.txt) */
+    char *run_dataset_path = run && !aliases && !queries ? corpus_dataset_of_run(run) : NULL;
+    if (run_dataset_path && access(run_dataset_path, R_OK) != 0) {
+        free(run_dataset_path);
+        run_dataset_path = NULL;
+    }
     double t_load = now_seconds() - t0;
     if (run) check_run_samples(run, path, engine_index(g));
     const corpus_index *x = engine_index(g);
@@ -335,7 +340,12 @@ int main(int argc, char **argv) {
         a = xcalloc(1, sizeof *a);
         a->cls = xstrdup(cls);
         char err[2048];
-        if (engine_query(g, &q, &a->r, err, sizeof err)) die_input(NULL, NULL, "%s", err);
+        int bad = engine_query(g, &q, &a->r, err, sizeof err);
+        if (bad && run_dataset_path) { /* a name the index lacks may be an alias */
+            log_info("%lld aliases from %s", (long long)engine_add_aliases(g, run_dataset_path), run_dataset_path);
+            bad = engine_query(g, &q, &a->r, err, sizeof err);
+        }
+        if (bad) die_input(NULL, NULL, "%s", err);
         if (why) {
             print_why(run, g, &q, &a->r, variant);
         } else {
@@ -367,7 +377,7 @@ int main(int argc, char **argv) {
     free(a);
     engine_free(g);
     free(path);
-    free(run_dataset_path); /* aliases may point at it: the options are recorded in --out */
+    free(run_dataset_path);
     seed_tokens_free(&st);
     seed_tokens_free(&nt);
     seed_tokens_free(&at);
