@@ -1135,6 +1135,20 @@ static int glued_grade(const discover *d, const cand *c) {
     return g >= d->p.min_count && g >= c->whole_any;
 }
 
+/* Is the name-shaped candidate no name by a counted rule (the table of
+ * docs/discovery-benchmark.md): an ordinary phrase, a cited work's reference,
+ * a tag; and, unless the text links it (linked: a link outweighs these
+ * counts), an adjective, a fragment in a frame, a unit, an abbreviation and a
+ * common word, two names joined as an adjective, a run whole only after a
+ * sentence's first word, a grade? years and tags: count_cited_years,
+ * count_letter_prefixes. */
+static int counted_no_name(const discover *d, const cand *cs, const strmap *index, const strmap *years, const int64_t tags[26],
+                           const cand *c, int linked) {
+    if (lower_case_phrase(d, c) || cited_year(years, c) || letter_tag(tags, c)) return 1;
+    return !linked && (adjective(c) || framed(d, c) || unit(d, c) || abbreviation_and_common_word(d, cs, index, c) ||
+                       joined_adjective(d, cs, index, c) || whole_after_first_word_only(d, c) || glued_grade(d, c));
+}
+
 /* Links to the candidate's own spelling (discover_add_link), 0 when the text
  * links its lower-case form as often ("{Software}" at a sentence start,
  * "{software}" elsewhere: a common word). */
@@ -1742,7 +1756,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         int linked = linked_name(d, c);
         if (!linked && (c->count < min || c->count - c->ext < min || (double)c->whole < min_alone_share(d, c) * (double)c->count))
             continue;
-        if (!name_shaped(d, cs, &sp->map, c) || lower_case_phrase(d, c) || (!linked && (adjective(c) || framed(d, c) || unit(d, c))) || cited_year(&years, c) || letter_tag(tags, c) || (!linked && (abbreviation_and_common_word(d, cs, &sp->map, c) || joined_adjective(d, cs, &sp->map, c) || whole_after_first_word_only(d, c) || glued_grade(d, c)))) continue;
+        if (!name_shaped(d, cs, &sp->map, c) || counted_no_name(d, cs, &sp->map, &years, tags, c, linked)) continue;
         if (c->ntok == 1) {
             if (!usually_capitalised(d, c->key, c->len) || common_alone(d, c)) continue;
         } else if (!linked && weakest_pmi(cs, &sp->map, c, nwords) < d->p.min_pmi) {
