@@ -73,6 +73,35 @@ def members(data, pool, cls):
     return ids, names
 
 
+def queries(ranked, inspect="bin/inspect"):
+    """the queries of a `ranked` artifact, each its JSON object (class, seeds, entities, names)."""
+    out = subprocess.run([inspect, "--full", "--quiet", ranked], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        q = json.loads(line)
+        if "class" in q:
+            yield q
+
+
+def ap10(order, is_member, n_members):
+    """AP@10 of a list without its seeds, the official denominator min(|G|, 10)."""
+    hits, s = 0, 0.0
+    for i, e in enumerate(order[:10]):
+        if is_member(e):
+            hits += 1
+            s += hits / (i + 1)
+    return s / min(n_members, 10)
+
+
+def print_maps(ap):
+    """MAP@10 per class and overall from class -> the APs of its queries."""
+    total = []
+    for cls in sorted(ap):
+        print("%-20s %.4f" % (cls, sum(ap[cls]) / len(ap[cls])))
+        total += ap[cls]
+    print("%-20s %.4f" % ("overall", sum(total) / len(total)))
+
+
 def main():
     data, ranked, pool, share = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
     inspect = sys.argv[5] if len(sys.argv) > 5 else "bin/inspect"
@@ -81,27 +110,14 @@ def main():
     for (a, b), c in pairs.items():
         if pairs.get((b, a), 0) < c:  # one way only: peers stand on both sides
             inside[a][b] += c
-    out = subprocess.run([inspect, "--full", ranked], capture_output=True, text=True, check=True).stdout
     ap = collections.defaultdict(list)
-    for line in out.splitlines():
-        q = json.loads(line)
-        if "class" not in q:
-            continue
+    for q in queries(ranked, inspect):
         ids, names = members(data, pool, q["class"])
         name = dict(zip(q["entities"], q["names"]))
         order = rerank(q["entities"], q["seeds"], inside, mentions, share) if share > 0 else q["entities"]
-        hits, s = 0, 0.0
-        for i, e in enumerate([e for e in order if e not in q["seeds"]][:10]):
-            if e in ids or name[e] in names:
-                hits += 1
-                s += hits / (i + 1)
-        ap[q["class"]].append(s / min(len(ids), 10))
-    total = []
-    for cls in sorted(ap):
-        print("%-20s %.4f" % (cls, sum(ap[cls]) / len(ap[cls])))
-        total += ap[cls]
-    print("%-20s %.4f" % ("overall", sum(total) / len(total)))
-
+        ents = [e for e in order if e not in q["seeds"]]
+        ap[q["class"]].append(ap10(ents, lambda e: e in ids or name[e] in names, len(ids)))
+    print_maps(ap)
 
 if __name__ == "__main__":
     main()

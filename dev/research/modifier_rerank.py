@@ -18,11 +18,10 @@ import collections
 import json
 import math
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from located_rerank import members  # noqa: E402
+from located_rerank import ap10, members, print_maps, queries  # noqa: E402
 
 
 def modifier_shares(sentences, top, prior):
@@ -56,14 +55,9 @@ def main():
     prior = float(sys.argv[5]) if len(sys.argv) > 5 else 5.0
     top = int(sys.argv[6]) if len(sys.argv) > 6 else 60
     share, _ = modifier_shares(os.path.join(data, "sentences.json"), top, prior)
-    out = subprocess.run(["bin/inspect", "--full", "--quiet", ranked], capture_output=True,
-                         text=True, check=True).stdout
     ap = collections.defaultdict(list)
     unjudged, lists = 0, 0
-    for line in out.splitlines():
-        q = json.loads(line)
-        if "class" not in q:
-            continue
+    for q in queries(ranked):
         ids, names = members(data, pool, q["class"])
         name = dict(zip(q["entities"], q["names"]))
         ms = max(share.get(s, 0.0) for s in q["seeds"])
@@ -73,19 +67,9 @@ def main():
         judged = names | ids | judged_names(pool, q["class"])
         unjudged += sum(1 for e in order[:20] if e not in judged and name[e] not in judged)
         lists += 1
-        hits, s = 0, 0.0
-        for i, e in enumerate(order[:10]):
-            if e in ids or name[e] in names:
-                hits += 1
-                s += hits / (i + 1)
-        ap[q["class"]].append(s / min(len(ids), 10))
-    total = []
-    for cls in sorted(ap):
-        print("%-20s %.4f" % (cls, sum(ap[cls]) / len(ap[cls])))
-        total += ap[cls]
-    print("%-20s %.4f" % ("overall", sum(total) / len(total)))
+        ap[q["class"]].append(ap10(order, lambda e: e in ids or name[e] in names, len(ids)))
+    print_maps(ap)
     print("%-20s %.2f" % ("unjudged@20", unjudged / lists))
-
 
 if __name__ == "__main__":
     main()

@@ -14,24 +14,14 @@ Usage: reuters_ceilings.py DATASET_DIR RANKED.mp POOL_DIR
 import collections
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from located_rerank import members  # noqa: E402
+from located_rerank import ap10, members, queries  # noqa: E402
 
 AFTER = ("government", "provincial", "Premier", "province")
 BEFORE = ("province of", "provinces of", "state of", "city of")
 CITIES = ("Montreal", "Toronto", "Ottawa", "Vancouver", "Victoria", "Calgary", "Edmonton")
-
-
-def ap10(order, is_member, n_members):
-    hits, s = 0, 0.0
-    for i, e in enumerate(order[:10]):
-        if is_member(e):
-            hits += 1
-            s += hits / (i + 1)
-    return s / min(n_members, 10)
 
 
 def ceilings(data, ranked, pool):
@@ -42,13 +32,8 @@ def ceilings(data, ranked, pool):
                 t = line.rstrip("\n").split("\t")
                 if len(t) > 2 and "city or town" in t[2]:
                     cities[cls[:-4]].add(t[0])
-    out = subprocess.run(["bin/inspect", "--full", "--quiet", ranked], capture_output=True,
-                         text=True, check=True).stdout
     res = collections.defaultdict(lambda: collections.defaultdict(list))
-    for line in out.splitlines():
-        q = json.loads(line)
-        if "class" not in q:
-            continue
+    for q in queries(ranked):
         ids, names = members(data, pool, q["class"])
         name = dict(zip(q["entities"], q["names"]))
         ents = [e for e in q["entities"] if e not in q["seeds"]]
