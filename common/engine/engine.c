@@ -670,9 +670,6 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             if (ensemble) members_holdout_rows(&c, unref_models, unref_nm, q->select ? sf : NULL, rows + n);
             else memcpy(rows + n, rows, sizeof(double) * (size_t)n);
             members_holdout_rows(&c, models, nm, ref, rows + 2 * n);
-            out->holdout_single = refine_check_score(cand[REFINE_CHECK_MODEL1], n);
-            out->holdout_unrefined = refine_check_score(cand[REFINE_CHECK_ENSEMBLE], n);
-            out->holdout_refined = refine_check_score(cand[REFINE_CHECK_REFINED], n);
             int chosen = refine_check_choice(cand, n);
             if (chosen != REFINE_CHECK_REFINED) { /* an unrefined candidate answers */
                 out->refinement_used = 0;

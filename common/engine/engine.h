@@ -252,11 +252,9 @@ typedef struct {
     int n_pos, n_neg;     /* contrastive sets (0 without a refinement) */
     double loss_before, loss_after;
     int refinement_used;  /* 1: the final ranking used the contrastive refinement */
-    /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
-     * (0 without the check) */
-    double holdout_single, holdout_unrefined, holdout_refined;
-    /* each seed's row score (refine_check.h) of the three, REFINE_CHECK_CANDIDATES x nseeds
-     * (candidate-major, seeds in request order); NULL without the check */
+    /* the check's held-out row score (refine_check.h) of each member (the seeds in request
+     * order, then the accepted ones) for model 1, the unrefined ensemble and the refined one:
+     * REFINE_CHECK_CANDIDATES x (nseeds + naccepted), candidate-major; NULL without the check */
     double *holdout_seeds;
     double genus_share;   /* the gate's share (genus_agreement_list_share; -1: none, or no gate run) */
     int genus_reranked;   /* 1: the gate opened and the genus re-ranking ordered the list */
