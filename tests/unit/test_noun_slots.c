@@ -2,6 +2,7 @@
  * "'", ".", "said", a preposition...) and the modifier rule of the final ranking
  * (common/model/noun_slots.h) on hand-made samples and lists. */
 #include "check.h"
+#include "order_text.h"
 #include "model/noun_slots.h"
 
 /* a vocabulary: ids 0..8 */
@@ -44,12 +45,9 @@ static const int32_t slots[] = {60, 10, 20, 30, 0, 3};
 /* The new order of rows[0..n) as rows, comma-separated. */
 static const char *demoted(const int32_t *s, const int64_t *seeds, int nseeds, const int64_t *rows, int n, double ratio,
                            int *moved) {
-    static char out[128];
     int order[16];
     *moved = noun_slots_demote(s, mentions, seeds, nseeds, rows, n, ratio, order);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%lld", i ? "," : "", (long long)rows[order[i]]);
-    return out;
+    return order_text(rows, order, n);
 }
 
 static void test_demote(void) {
