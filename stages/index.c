@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "catalog/catalog.h"
 #include "model/located_pairs.h"
+#include "model/noun_slots.h"
 #include "model/pattern_samples.h"
 
 int main(int argc, char **argv) {
@@ -62,6 +63,15 @@ int main(int argc, char **argv) {
         located_pairs_count(ps, S, name, &lp);
         free(name);
     }
+    int32_t *noun_slots = NULL;
+    if (cluster_rank() == 0) { /* the modifier rule's counts (noun_slots.h) */
+        int32_t V = samples_vocab_size(s);
+        const char **tokens = xmalloc(sizeof(char *) * ((size_t)V + 1));
+        for (int32_t i = 0; i < V; i++) tokens[i] = samples_vocab_token(s, i);
+        noun_slots = xmalloc(sizeof(int32_t) * (size_t)(E + 1));
+        noun_slots_count(ps, S, tokens, V, E, noun_slots);
+        free(tokens);
+    }
     free(ps);
     if (cluster_rank() > 0) { /* a worker: its counts went to rank 0, which writes the index */
         samples_close(s);
@@ -74,7 +84,7 @@ int main(int argc, char **argv) {
     }
     entity_table t;
     samples_entity_table(s, &t);
-    index_write(out, &t, mentions, S, samples_path, &c, &k, &lp);
+    index_write(out, &t, mentions, noun_slots, S, samples_path, &c, &k, &lp);
     double secs = now_seconds() - t0;
     char a[32], b[32], d[32], e[32];
     catalog_metric("features", (double)k.F);
@@ -84,6 +94,7 @@ int main(int argc, char **argv) {
              fmt_count(b, S), fmt_count(d, k.F), fmt_count(e, k.foff[k.F]), out, secs);
     entity_table_free(&t);
     free(mentions);
+    free(noun_slots);
     pattern_counts_free(&k);
     located_pairs_free(&lp);
     samples_close(s);

@@ -122,23 +122,27 @@ static void print_json(const corpus_index *x, const engine_result *r, const char
     }
     json_t *kept = json_array();
     for (int i = 0; i < r->models_kept; i++) json_array_append_new(kept, json_integer(r->kept[i] + 1));
-    json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:b,s:{s:f,s:f,s:f},s:f,s:o}", "variant", variant, "seeds",
+    json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:b,s:f,s:o}", "variant", variant, "seeds",
                           entity_list(x, r->seeds, r->nseeds), "negative_seeds", entity_list(x, r->negatives, r->nnegatives),
                           "accepted", entity_list(x, r->accepted, r->naccepted), "models_kept", kept, "positives", r->n_pos,
-                          "negatives", r->n_neg, "refinement_used", r->refinement_used, "holdout", "model1",
-                          r->holdout_single, "ensemble", r->holdout_unrefined, "refined", r->holdout_refined, "seconds",
-                          r->seconds, "entities", items);
+                          "negatives", r->n_neg, "refinement_used", r->refinement_used, "seconds", r->seconds, "entities",
+                          items);
     if (name) json_object_set(o, "set_name", name);
-    if (r->holdout_seeds) { /* each seed's row score per candidate: the check's votes (refine_check.h) */
-        static const char *const cand[REFINE_CHECK_CANDIDATES] = {"model1", "ensemble", "refined"};
-        json_t *votes = json_object();
-        for (int c = 0; c < REFINE_CHECK_CANDIDATES; c++) {
-            json_t *row = json_array();
-            for (int i = 0; i < r->nseeds; i++) json_array_append_new(row, json_real(r->holdout_seeds[c * r->nseeds + i]));
-            json_object_set_new(votes, cand[c], row);
-        }
-        json_object_set_new(o, "holdout_seeds", votes);
+    /* the check's scores per candidate: the mean ("holdout", 0 without the check) and each
+     * member's row, its votes ("holdout_seeds", refine_check.h) */
+    static const char *const cand[REFINE_CHECK_CANDIDATES] = {"model1", "ensemble", "refined"};
+    int nmembers = r->nseeds + r->naccepted;
+    json_t *holdout = json_object(), *votes = r->holdout_seeds ? json_object() : NULL;
+    for (int c = 0; c < REFINE_CHECK_CANDIDATES; c++) {
+        const double *row = r->holdout_seeds ? r->holdout_seeds + c * nmembers : NULL;
+        json_object_set_new(holdout, cand[c], json_real(row ? refine_check_score(row, nmembers) : 0));
+        if (!row) continue;
+        json_t *each = json_array();
+        for (int i = 0; i < nmembers; i++) json_array_append_new(each, json_real(row[i]));
+        json_object_set_new(votes, cand[c], each);
     }
+    json_object_set_new(o, "holdout", holdout);
+    if (votes) json_object_set_new(o, "holdout_seeds", votes);
     json_object_set_new(o, "genus_share", json_real(r->genus_share));
     json_object_set_new(o, "genus_reranked", json_boolean(r->genus_reranked));
     json_object_set_new(o, "cut", confidence_cut_json(cut));

@@ -8,8 +8,8 @@
 #include "base/error.h"
 #include "format/lebin.h"
 
-void index_write(const char *path, const entity_table *t, const int64_t *mentions, int64_t samples,
-                 const char *samples_path, const pattern_config *c, const pattern_counts *k,
+void index_write(const char *path, const entity_table *t, const int64_t *mentions, const int32_t *noun_slots,
+                 int64_t samples, const char *samples_path, const pattern_config *c, const pattern_counts *k,
                  const located_pairs *lp) {
     artifact_writer *w = artifact_create(path, INDEX_KIND, INDEX_SCHEMA);
     artifact_param_str(w, "model", "patterns");
@@ -21,10 +21,11 @@ void index_write(const char *path, const entity_table *t, const int64_t *mention
     input_sha256_hex(samples_path, sha);
     msgpack_packer *pk = artifact_payload(w);
     entities_pack(pk, t, NULL, 0);
-    msgpack_pack_map(pk, 3);
+    msgpack_pack_map(pk, 4);
     mp_kv_int(pk, "samples", samples);
     mp_kv_str(pk, "samples_sha256", sha);
     mp_pack_le_bin(pk, "mentions", mentions, t->n, 8);
+    mp_pack_le_bin(pk, "noun_slots", noun_slots, t->n, 4);
     msgpack_pack_map(pk, lp->n > 0 ? 21 : 18);
     mp_kv_str(pk, "model", "patterns");
     mp_kv_str(pk, "patterns", c->long_patterns ? "long" : "short");
@@ -202,6 +203,14 @@ void index_read(corpus_index *x, const char *path) {
     }
     if (total != x->samples)
         artifact_bad(r, "the mentions sum to %lld: expected samples = %lld", (long long)total, (long long)x->samples);
+    if (mp_get(r, &o, "noun_slots", 0)) { /* absent in an index built before them: the modifier rule is off */
+        x->noun_slots = xmalloc(sizeof(int32_t) * (size_t)(E + 1));
+        mp_read_le_bin(r, &o, "noun_slots", E, 4, x->noun_slots);
+        for (int64_t e = 0; e < E; e++)
+            if (x->noun_slots[e] < 0 || x->noun_slots[e] > x->mentions[e])
+                artifact_bad(r, "entity row %lld has %d mentions in a noun's slot: expected 0..%lld, its mentions",
+                             (long long)e, x->noun_slots[e], (long long)x->mentions[e]);
+    }
     artifact_expect(r, &o, "the pattern model map {model, patterns, ..., key, foff, ent, cnt}");
     if (o.type != MSGPACK_OBJECT_MAP) artifact_bad(r, "expected the pattern model map");
     read_config(r, &o, &x->cfg);
@@ -240,6 +249,7 @@ void index_free(corpus_index *x) {
     entity_table_free(&x->ent);
     intmap_free(&x->row_of_eid);
     free(x->mentions);
+    free(x->noun_slots);
     pattern_counts_free(&x->counts);
     located_pairs_free(&x->located);
     memset(x, 0, sizeof *x);

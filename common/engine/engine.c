@@ -24,6 +24,7 @@
 #include "method/windowsearch.h"
 #include "model/genus_agreement.h"
 #include "model/located_pairs.h"
+#include "model/noun_slots.h"
 
 struct engine {
     corpus_index idx;
@@ -152,6 +153,7 @@ engine_request engine_request_defaults(void) {
     q.genus_agreement = ENGINE_GENUS_AGREEMENT;
     q.genus_gate = ENGINE_GENUS_GATE;
     q.located_share = ENGINE_LOCATED_SHARE;
+    q.modifier_ratio = ENGINE_MODIFIER_RATIO;
     return q;
 }
 
@@ -582,13 +584,18 @@ static int genus_gate_open(const call *c, const engine_item *items, int n) {
     return c->q->genus_gate >= 1 || (share >= 0 && share < c->q->genus_gate);
 }
 
-/* The place-in-place rule (located_pairs.h) on the final ranking items[0..n). */
-static void demote_located(const call *c, engine_item *items, int n) {
+/* The ranking rules that move entities of the final ranking items[0..n) to its end: the
+ * place-in-place rule (located_pairs.h), then the modifier rule (noun_slots.h). */
+static void demote_peers(const call *c, engine_item *items, int n) {
+    const corpus_index *x = &c->g->idx;
     int *order = xmalloc(sizeof(int) * (size_t)(n + 1));
     int64_t *rows = xmalloc(sizeof(int64_t) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) rows[i] = items[i].row;
-    if (located_pairs_demote(&c->g->idx.located, c->g->idx.mentions, c->members, c->nmembers, rows, n,
-                             c->q->located_share, order))
+    if (located_pairs_demote(&x->located, x->mentions, c->members, c->nmembers, rows, n, c->q->located_share, order)) {
+        reorder_items(items, n, order);
+        for (int i = 0; i < n; i++) rows[i] = items[i].row;
+    }
+    if (noun_slots_demote(x->noun_slots, x->mentions, c->members, c->nmembers, rows, n, c->q->modifier_ratio, order))
         reorder_items(items, n, order);
     free(rows);
     free(order);
@@ -670,9 +677,6 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             if (ensemble) members_holdout_rows(&c, unref_models, unref_nm, q->select ? sf : NULL, rows + n);
             else memcpy(rows + n, rows, sizeof(double) * (size_t)n);
             members_holdout_rows(&c, models, nm, ref, rows + 2 * n);
-            out->holdout_single = refine_check_score(cand[REFINE_CHECK_MODEL1], n);
-            out->holdout_unrefined = refine_check_score(cand[REFINE_CHECK_ENSEMBLE], n);
-            out->holdout_refined = refine_check_score(cand[REFINE_CHECK_REFINED], n);
             int chosen = refine_check_choice(cand, n);
             if (chosen != REFINE_CHECK_REFINED) { /* an unrefined candidate answers */
                 out->refinement_used = 0;
@@ -709,7 +713,7 @@ int engine_query(const engine *g, const engine_request *q, engine_result *out, c
             out->n = rerank_by_genus(&c, out->items, out->n, q->size);
             out->genus_reranked = 1;
         }
-        demote_located(&c, out->items, out->n);
+        demote_peers(&c, out->items, out->n);
     }
     for (int k = 0; k < K; k++) pattern_refinement_free(sf[k]);
     for (int k = 0; k < K; k++) pattern_refinement_free(ref[k]);

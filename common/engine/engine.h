@@ -93,6 +93,11 @@
  * appositions "E , Y" with a seed or an entity above it make up at least this share of its
  * mentions goes to the list's end. Only an index of running text has the pairs. */
 #define ENGINE_LOCATED_SHARE 0.05
+/* The modifier rule (common/model/noun_slots.h): an entity of the final list with at least
+ * NOUN_SLOTS_MIN_MENTIONS mentions whose share in a noun's slot is below this ratio of the
+ * seeds' median share goes to the list's end (leave-one-corpus-out over the quality suite:
+ * docs/signals.md, "Modifiers"). An index without the counts has no such rule. */
+#define ENGINE_MODIFIER_RATIO 0.25
 
 typedef struct {
     int models;              /* K phase-1 models, 1..ENGINE_MAX_MODELS (3) */
@@ -165,6 +170,8 @@ typedef struct {
                              * share named by the set's heads is below this (ENGINE_GENUS_GATE) */
     double located_share;   /* > 0: the place-in-place rule on the final list with this share
                              * (ENGINE_LOCATED_SHARE); 0: not */
+    double modifier_ratio;  /* > 0: the modifier rule on the final list with this ratio
+                             * (ENGINE_MODIFIER_RATIO); 0: not */
 } engine_request;
 
 engine_request engine_request_defaults(void);
@@ -190,6 +197,7 @@ engine_request engine_request_defaults(void);
     {"genus-agreement", OPT_DOUBLE, &(q).genus_agreement, "W", "re-rank the final list (where --genus-gate opens: searched again to 200, with the entities whose definitions name the set's heads) by what its entities' own definitions call them against the genus heads the most seeds share (at least half): position x exp(-W (a - 1/2)), a the share of an entity's definition heads among the set's (1/2 without a definition); glossaries only; 0 = off", 0, 100}, \
     {"genus-gate", OPT_DOUBLE, &(q).genus_gate, "S", "--genus-agreement applies only when, of the first 30 entities of the context ranking that some definition has as its subject, fewer than this share are called by the set's heads (the contexts have drifted from what the seeds are); 1 = always", 0, 1}, \
     {"located-share", OPT_DOUBLE, &(q).located_share, "S", "move to the end of the list the entities named inside a seed or an entity ranked above them (\"Calgary , Alberta\": appositions \"E , Y\" with such a Y, more often than \"Y , E\", in at least this share of E's mentions); running text only (a glossary's index has no appositions); 0 = off", 0, 1}, \
+    {"modifier-ratio", OPT_DOUBLE, &(q).modifier_ratio, "R", "move to the end of the list the entities used as modifiers (\"Japanese exporters\" for a set of countries): at least 10 mentions, of which a share below R x the seeds' median share stands where a noun does (after \"in\", \"to\", \"from\"; before \"'s\", a full stop, a preposition, \"said\", \"has\"...); 0 = off", 0, 1}, \
     {"select", OPT_INT, &(q).select, "0|1", "1 = reweight the models by the query's own context features (the features the seeds share, SetExpan's selection); 0 = the paper's method as the batch stages run it", 0, 1}, \
     {"select-features", OPT_INT, &(q).features.top, "N", "--select: features selected", 1, 1000000}, \
     {"select-min-share", OPT_INT, &(q).features.min_share, "N", "--select: set members that must hold a selected feature", 1, 1000}, \
@@ -252,11 +260,9 @@ typedef struct {
     int n_pos, n_neg;     /* contrastive sets (0 without a refinement) */
     double loss_before, loss_after;
     int refinement_used;  /* 1: the final ranking used the contrastive refinement */
-    /* the check's held-out seed scores of model 1, the unrefined ensemble and the refined one
-     * (0 without the check) */
-    double holdout_single, holdout_unrefined, holdout_refined;
-    /* each seed's row score (refine_check.h) of the three, REFINE_CHECK_CANDIDATES x nseeds
-     * (candidate-major, seeds in request order); NULL without the check */
+    /* the check's held-out row score (refine_check.h) of each member (the seeds in request
+     * order, then the accepted ones) for model 1, the unrefined ensemble and the refined one:
+     * REFINE_CHECK_CANDIDATES x (nseeds + naccepted), candidate-major; NULL without the check */
     double *holdout_seeds;
     double genus_share;   /* the gate's share (genus_agreement_list_share; -1: none, or no gate run) */
     int genus_reranked;   /* 1: the gate opened and the genus re-ranking ordered the list */

@@ -6,7 +6,8 @@
 # the sums over a sparse row being accumulated in another order), and so does the pipeline's
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # an accepted entity is a seed (left out of the list, which equals the one with it among the
-# seeds); --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
+# seeds); the modifier rule moves "American" out of a list of states and keeps the rest in
+# order; --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
 # leaving the seeds out; --genus-gate 0 keeps the context list, 1 always re-ranks, the default
 # only where the list drifts from the seeds' head; and every bad input — unknown or ambiguous names, a seed that is also negative,
 # fewer than two seeds, an index of another corpus, a wrong kind or schema, a truncated
@@ -59,11 +60,11 @@ for p in phase1 phase3; do
         <(inspect "$RUN/$p/scores.mp" | sed -n 2p | jq -c '[.models[] | .class_scores, .selected]')
 done
 
-# the pipeline vs query without its feature selection (the stages have none): the same list,
-# the same figures
+# the pipeline vs query without its feature selection and modifier rule (the stages have
+# neither): the same list, the same figures
 seed_list=$(tr ' ' ',' <<<"$seeds")
 for v in noclen nocl noen full; do
-    query --run "$RUN" --seeds "$seed_list" --variant $v --select 0 --refine-check 0 --feature-fraction $frac --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
+    query --run "$RUN" --seeds "$seed_list" --variant $v --select 0 --refine-check 0 --modifier-ratio 0 --feature-fraction $frac --out "$WORK/q-$v.mp" --quiet >"$WORK/q-$v.tsv"
     inspect "$WORK/q-$v.mp" | sed -n 3p >"$WORK/index-$v.json"
     same_ranking "$v" "$WORK/stages-$v.json" "$WORK/index-$v.json"
     check "$v-tsv-matches-out" cmp <(tail -n +2 "$WORK/q-$v.tsv" | cut -f2) <(jq '.entities[]' "$WORK/index-$v.json")
@@ -72,7 +73,7 @@ params_are_options query-params query "$WORK/q-full.mp"
 # the inductive pipeline (query --queries from the index, --select 0) on this one-query dataset
 # is the same method: the same lists as the transductive stages
 if make -s -f "$PROBEXPAN_ROOT/pipelines/probexpan.mk" BIN="$PROBEXPAN_BIN" DATA="$D" RUN="$WORK/irun" THREADS=1 \
-    PROTOCOL=inductive PATTERN_FRACTION=$frac QUERY_FLAGS="--select 0 --refine-check 0" noclen full >"$WORK/ilog" 2>&1; then pass inductive_pipeline; else fail inductive_pipeline "$(tail -n 3 "$WORK/ilog")"; fi
+    PROTOCOL=inductive PATTERN_FRACTION=$frac QUERY_FLAGS="--select 0 --refine-check 0 --modifier-ratio 0" noclen full >"$WORK/ilog" 2>&1; then pass inductive_pipeline; else fail inductive_pipeline "$(tail -n 3 "$WORK/ilog")"; fi
 for v in noclen full; do
     check "inductive-pipeline-$v-same-ranking" cmp <(inspect "$WORK/irun/$v/ranked.mp" | sed -n 3p | jq '.entities[]') \
         <(jq '.entities[]' "$WORK/dense-$v.json")
@@ -139,6 +140,21 @@ check accepted-steps-need-accepted cmp "$WORK/q-steps3.tsv" "$WORK/q-steps3-acc3
 query --run "$RUN" --seeds "$seed_list" --accepted "$acc" --thr-pos 1 --cl-steps 3 --cl-steps-accepted 30 --quiet >"$WORK/q-acc-steps.tsv"
 check accepted-steps-with-accepted cmp "$WORK/q-acc-steps.tsv" "$WORK/q-acc-full.tsv"
 check accepted-anchors-the-search bash -c "! cmp -s <(cut -f2 '$WORK/q-acc-noclen.tsv' | grep -vx '$acc' | head -n 30) <(cut -f2 '$WORK/q-noclen.tsv' | grep -vx '$acc' | head -n 30)"
+# the modifier rule: for the states New Mexico, Arizona, Texas (eids 40, 1, 5) the list without
+# it holds "American" (626 mentions, nearly all "American ..." modifiers) in its first 12; by
+# default it goes to the end: the same entities, the kept ones and the moved ones each in the
+# order they had, "American" first of the moved, every moved one with >= 10 mentions
+query --run "$RUN" --seeds 40,1,5 --variant noclen --modifier-ratio 0 --quiet | tail -n +2 | cut -f2,3,9 >"$WORK/q-mod0.tsv"
+query --run "$RUN" --seeds 40,1,5 --variant noclen --quiet | tail -n +2 | cut -f2,3,9 >"$WORK/q-mod.tsv"
+check modifier-off-lists-american bash -c "head -n 12 '$WORK/q-mod0.tsv' | cut -f2 | grep -qx American"
+check modifier-moves-american bash -c "! head -n 20 '$WORK/q-mod.tsv' | cut -f2 | grep -qx American"
+check modifier-same-entities cmp <(cut -f1 "$WORK/q-mod0.tsv" | sort) <(cut -f1 "$WORK/q-mod.tsv" | sort)
+s=$(grep -n -m1 -P '\tAmerican\t' "$WORK/q-mod.tsv" | cut -d: -f1)
+check modifier-kept-in-order cmp <(head -n $((s - 1)) "$WORK/q-mod.tsv" | cut -f1) \
+    <(grep -xF -f <(head -n $((s - 1)) "$WORK/q-mod.tsv" | cut -f1) <(cut -f1 "$WORK/q-mod0.tsv"))
+check modifier-moved-in-order cmp <(tail -n +$s "$WORK/q-mod.tsv" | cut -f1) \
+    <(grep -xF -f <(tail -n +$s "$WORK/q-mod.tsv" | cut -f1) <(cut -f1 "$WORK/q-mod0.tsv"))
+check modifier-moved-are-attested awk -F'\t' -v s="$s" 'NR >= s && $3 < 10 { bad = 1 } END { exit bad }' "$WORK/q-mod.tsv"
 # --genus-agreement (mini-ese is a glossary): 0 is the default list; W > 0 re-ranks it with the
 # entities whose definitions name the seeds' shared head, still --size entities and no seed
 query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 0 --size 10 --quiet >"$WORK/q-ga0.tsv"

@@ -1,7 +1,7 @@
 /* test_index: the index reader's checks that the checksum cannot make (an index written whole,
  * its trailer right, but holding what no `index` run writes): an empty entity name, a negative
  * eid, a feature key twice, a key of a kind the settings do not count, a count above what the
- * entity's mentions can show — each exit 3 naming the defect; the same index without it is read. */
+ * entity's mentions can show, mentions in a noun's slot outside 0..mentions — each exit 3 naming the defect; the same index without it is read. */
 #include "check.h"
 
 #include <stdint.h>
@@ -17,6 +17,7 @@ static char samples[600], path[600];
 typedef void (*spoiler)(entity_table *t, pattern_config *c, pattern_counts *k);
 static located_pairs pairs;
 static int no_pairs;
+static int32_t noun_slots[3];
 static void write_index(spoiler spoil) {
     char *names[3] = {"alpha", "beta", "gamma"};
     int64_t eid[3] = {10, 11, 12}, mentions[3] = {2, 2, 2}, foff[3] = {0, 2, 4};
@@ -28,8 +29,9 @@ static void write_index(spoiler spoil) {
     c.min_entities = 2;
     pattern_counts k = {3, 2, key, foff, ent, cnt, mentions};
     pairs = (located_pairs){no_pairs ? 0 : 2, pa, pb, pc};
+    noun_slots[0] = 0, noun_slots[1] = 2, noun_slots[2] = 1;
     if (spoil) spoil(&t, &c, &k);
-    index_write(path, &t, mentions, 6, samples, &c, &k, &pairs);
+    index_write(path, &t, mentions, noun_slots, 6, samples, &c, &k, &pairs);
 }
 
 static void empty_name(entity_table *t, pattern_config *c, pattern_counts *k) { (void)c, (void)k, t->name[1] = ""; }
@@ -49,6 +51,8 @@ static void pair_with_itself(entity_table *t, pattern_config *c, pattern_counts 
 static void pair_outside(entity_table *t, pattern_config *c, pattern_counts *k) { (void)t, (void)c, (void)k, pairs.b[1] = 3; }
 static void pairs_descending(entity_table *t, pattern_config *c, pattern_counts *k) { (void)t, (void)c, (void)k, pairs.a[1] = 0; }
 static void pair_above_mentions(entity_table *t, pattern_config *c, pattern_counts *k) { (void)t, (void)c, (void)k, pairs.count[0] = 3; }
+static void slots_above_mentions(entity_table *t, pattern_config *c, pattern_counts *k) { (void)t, (void)c, (void)k, noun_slots[2] = 3; }
+static void negative_slots(entity_table *t, pattern_config *c, pattern_counts *k) { (void)t, (void)c, (void)k, noun_slots[0] = -1; }
 
 static void read_index(void *arg) {
     (void)arg;
@@ -67,6 +71,9 @@ static void test_valid_read(void) {
     CHECK_EQ_INT(x.located.a[1], 2);
     CHECK_EQ_INT(x.located.b[1], 1);
     CHECK_EQ_INT(x.located.count[0], 2);
+    CHECK(x.noun_slots != NULL);
+    CHECK_EQ_INT(x.noun_slots[1], 2);
+    CHECK_EQ_INT(x.noun_slots[2], 1);
     index_free(&x);
 }
 
@@ -95,6 +102,8 @@ REFUSED(pair_with_itself, "located pair 1 is (2, 2): expected two different enti
 REFUSED(pair_outside, "located pair 1 is (2, 3): expected two different entity rows in 0..2")
 REFUSED(pairs_descending, "located pair 1 is (0, 1): expected pairs strictly ascending")
 REFUSED(pair_above_mentions, "located pair 0 counts 3: expected 1..2, the mentions of entity row 0")
+REFUSED(slots_above_mentions, "entity row 2 has 3 mentions in a noun's slot: expected 0..2, its mentions")
+REFUSED(negative_slots, "entity row 0 has -1 mentions in a noun's slot")
 
 int main(void) {
     check_prog_ = "test_index";
@@ -116,6 +125,8 @@ int main(void) {
     RUN(test_pair_outside);
     RUN(test_pairs_descending);
     RUN(test_pair_above_mentions);
+    RUN(test_slots_above_mentions);
+    RUN(test_negative_slots);
     check_remove_dir(dir);
     return check_any_failed_;
 }

@@ -1,6 +1,7 @@
 /* test_located_pairs: counting the appositions "A , B" per entity pair and the place-in-place
  * rule of the final ranking (common/model/located_pairs.h) on hand-made samples and lists. */
 #include "check.h"
+#include "order_text.h"
 #include "model/coordination.h"
 #include "model/located_pairs.h"
 
@@ -43,12 +44,9 @@ static void test_count(void) {
 /* The new order of rows[0..n) as rows, comma-separated. */
 static const char *demoted(const located_pairs *p, const int64_t *seeds, int nseeds, const int64_t *rows, int n,
                            double share, int *moved) {
-    static char out[128];
     int order[16];
     *moved = located_pairs_demote(p, mentions, seeds, nseeds, rows, n, share, order);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) snprintf(out + strlen(out), sizeof out - strlen(out), "%s%lld", i ? "," : "", (long long)rows[order[i]]);
-    return out;
+    return order_text(rows, order, n);
 }
 
 static void test_demote(void) {
