@@ -1196,15 +1196,16 @@ static int linked_name(const discover *d, const cand *c) {
 }
 
 /* Plurals of kept names ("GUIs" of "GUI", "Macintoshes"), no names of their
- * own: dropped when the singular is kept and at least as frequent. */
-static void drop_plurals(cand *cs, int64_t n, const strmap *index) {
+ * own: dropped when the singular is kept, or is an adjective made of a name
+ * ("Canadians" of "Canadian": name_adjective), and at least as frequent. */
+static void drop_plurals(const discover *d, cand *cs, int64_t n, const strmap *index) {
     for (int64_t i = 0; i < n; i++) {
         cand *c = &cs[i];
         if (!c->kept || c->len < 3 || c->key[c->len - 1] != 's' || c->key[c->len - 2] == 's') continue;
         for (size_t cut = 1; cut <= 2; cut++) {
             if (cut == 2 && c->key[c->len - 2] != 'e') break;
             int64_t st = span_index(index, c->key, c->len - cut);
-            if (st >= 0 && cs[st].kept && cs[st].count >= c->count) {
+            if (st >= 0 && (cs[st].kept || name_adjective(d, &cs[st])) && cs[st].count >= c->count) {
                 c->kept = 0;
                 break;
             }
@@ -1793,7 +1794,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     }
     free(order);
     strmap_free(&years);
-    drop_plurals(cs, n, &sp->map);
+    drop_plurals(d, cs, n, &sp->map);
     strmap firsts;
     strmap_init(&firsts);
     find_first_names(d, cs, n, &firsts);
