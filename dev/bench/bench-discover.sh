@@ -4,14 +4,17 @@
 # tokens joined, one per line) go through `annotate --discover --lines`; the
 # curated classes are mapped onto the discovered entities by name
 # (discover_map.sh: recall of the ground-truth members); then the full ProbExpan
-# pipeline runs on both datasets with the same seeds and evaluate prints MAP
-# side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
+# pipeline runs on both datasets with the same seeds, and `query --queries` (the
+# inductive path users run) from each pipeline's index; evaluate prints MAP of both
+# protocols side by side. With WordNet installed (WORDNET_DIR, default /usr/share/wordnet),
 # the discovered run is also scored against every discovered entity that WordNet
 # names as a class member (examples/wordnet/wordnet.awk's class lists with every
 # lemma of a member synset: a name is a member when any of its senses is, the rule
 # of wordnet-ese's own gt, so that both datasets are scored by one rule), also
-# those the curated list lacks (WORDNET_CLASSES=0: not, for datasets whose classes are
-# no WordNet classes). DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
+# those the curated list lacks; the curated run also against the same lists mapped onto
+# its entities (OUT/wordnet/curated), so that both are scored by one rule (WORDNET_CLASSES=0:
+# not, for datasets whose classes are no WordNet classes). THREADS goes to the pipeline
+# and to query. DISCOVER_FLAGS go to annotate (e.g. --min-count 2).
 # JUDGED (a path prefix, see discover_judge.sh): also the precision and merge
 # precision of the discovered names from those hand judgements. Last, discover_slots.sh
 # lists each top-10 slot without a member of both runs in OUT/slots.txt and prints its counts.
