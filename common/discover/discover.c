@@ -960,6 +960,27 @@ static int adjective(const cand *c) {
     return c->whole_any >= ADJECTIVE_MIN_WHOLE && (double)c->ends < ADJECTIVE_ENDS * (double)c->whole_any;
 }
 
+/* Is the one-word candidate an adjective made of a name ("Euclidean" of
+ * "Euclidean space", "Gaussian", "Keplerian", "Canadian", "Balkanic",
+ * "Maltese"): it ends with an adjective suffix (NAME_ADJECTIVE_SUFFIXES), it is
+ * a whole run at least min_count times, and at most NAME_ADJECTIVE_ENDS of
+ * those runs end a phrase (ends_phrase: a lower-case word follows the others,
+ * "Euclidean geometry"; a name ending so, "Hadrian", "Titian", "Christian",
+ * "Atlantic", ends a phrase as names do)? The adjective rule without its
+ * minimum of ADJECTIVE_MIN_WHOLE runs, for the suffixes that make adjectives. */
+static const char *const NAME_ADJECTIVE_SUFFIXES[] = {"ean", "ian", "ic", "ese", "ish", NULL};
+#define NAME_ADJECTIVE_ENDS 0.1
+static int name_adjective(const discover *d, const cand *c) {
+    if (c->ntok != 1 || c->whole_any < d->p.min_count || (double)c->ends > NAME_ADJECTIVE_ENDS * (double)c->whole_any)
+        return 0;
+    for (const char *const *x = NAME_ADJECTIVE_SUFFIXES; *x; x++) {
+        size_t xl = strlen(*x);
+        if (c->len > xl + 2 && !memcmp(c->key + c->len - xl, *x, xl) && strspn(c->key + 1, "abcdefghijklmnopqrstuvwxyz") == c->len - 1)
+            return 1;
+    }
+    return 0;
+}
+
 /* Is the candidate a unit or a currency ("H.K. Dlrs" in "12 H.K. Dlrs"):
  * at least min_count and UNIT_SHARE of its whole runs after a quantity
  * (after_quantity)? */
@@ -1138,14 +1159,14 @@ static int glued_grade(const discover *d, const cand *c) {
 /* Is the name-shaped candidate no name by a counted rule (the table of
  * docs/discovery-benchmark.md): an ordinary phrase, a cited work's reference,
  * a tag; and, unless the text links it (linked: a link outweighs these
- * counts), an adjective, a fragment in a frame, a unit, an abbreviation and a
+ * counts), an adjective, an adjective made of a name, a fragment in a frame, a unit, an abbreviation and a
  * common word, two names joined as an adjective, a run whole only after a
  * sentence's first word, a grade? years and tags: count_cited_years,
  * count_letter_prefixes. */
 static int counted_no_name(const discover *d, const cand *cs, const strmap *index, const strmap *years, const int64_t tags[26],
                            const cand *c, int linked) {
     if (lower_case_phrase(d, c) || cited_year(years, c) || letter_tag(tags, c)) return 1;
-    return !linked && (adjective(c) || framed(d, c) || unit(d, c) || abbreviation_and_common_word(d, cs, index, c) ||
+    return !linked && (adjective(c) || name_adjective(d, c) || framed(d, c) || unit(d, c) || abbreviation_and_common_word(d, cs, index, c) ||
                        joined_adjective(d, cs, index, c) || whole_after_first_word_only(d, c) || glued_grade(d, c));
 }
 
@@ -1175,15 +1196,16 @@ static int linked_name(const discover *d, const cand *c) {
 }
 
 /* Plurals of kept names ("GUIs" of "GUI", "Macintoshes"), no names of their
- * own: dropped when the singular is kept and at least as frequent. */
-static void drop_plurals(cand *cs, int64_t n, const strmap *index) {
+ * own: dropped when the singular is kept, or is an adjective made of a name
+ * ("Canadians" of "Canadian": name_adjective), and at least as frequent. */
+static void drop_plurals(const discover *d, cand *cs, int64_t n, const strmap *index) {
     for (int64_t i = 0; i < n; i++) {
         cand *c = &cs[i];
         if (!c->kept || c->len < 3 || c->key[c->len - 1] != 's' || c->key[c->len - 2] == 's') continue;
         for (size_t cut = 1; cut <= 2; cut++) {
             if (cut == 2 && c->key[c->len - 2] != 'e') break;
             int64_t st = span_index(index, c->key, c->len - cut);
-            if (st >= 0 && cs[st].kept && cs[st].count >= c->count) {
+            if (st >= 0 && (cs[st].kept || name_adjective(d, &cs[st])) && cs[st].count >= c->count) {
                 c->kept = 0;
                 break;
             }
@@ -1772,7 +1794,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     }
     free(order);
     strmap_free(&years);
-    drop_plurals(cs, n, &sp->map);
+    drop_plurals(d, cs, n, &sp->map);
     strmap firsts;
     strmap_init(&firsts);
     find_first_names(d, cs, n, &firsts);

@@ -90,6 +90,9 @@
  *  - no adjective: of 20 or more whole runs, at least 5% end a phrase
  *    (punctuation, "'s", a number or a verb such as "said" follows: "Japanese"
  *    is followed by a noun);
+ *  - no adjective made of a name: one word ending in -ean, -ian, -ic, -ese or
+ *    -ish, a whole run min_count times, at most 10% of those runs ending a
+ *    phrase ("Euclidean space", "Gaussian distribution"; not "Christian said");
  *  - several words: the pointwise mutual information of its weakest split into
  *    two shorter names, log(c(ab) N / (c(a) c(b))), is >= min_pmi (N = name
  *    words counted), i.e. its parts occur together more than chance would

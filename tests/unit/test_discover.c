@@ -648,6 +648,23 @@ static void test_glued_grade(void) {
     expect_names(text, (const char *const[]){"U.S.", NULL}, (const char *const[]){"BBB", NULL});
 }
 
+/* A one-word name with an adjective suffix whose whole runs a lower-case word
+ * follows ("Euclidean space", "Euclidean geometry"; "Gaussian curve" 9 times
+ * and once "Gaussian :", a tenth ending a phrase) is an adjective made of a
+ * name, however few its runs; a name so spelt that ends a phrase as names do
+ * ("Christian said so", 2 of its 5 runs) and a name of another ending that a
+ * lower-case word always follows ("Euclid algorithm") stay; the plural of such
+ * an adjective ("Gaussians", less frequent) is no name either. */
+static void test_name_adjective(void) {
+    const said text[] = {{"a Euclidean space is flat .", 3}, {"the Euclidean geometry holds .", 2},
+                         {"a Gaussian curve fits .", 9},     {"Gaussian : of Gauss .", 1},
+                         {"then Christian said so .", 2},    {"a Christian name here .", 3},
+                         {"the Euclid algorithm runs .", 3}, {"the Gaussians were fitted .", 3},
+                         {NULL, 0}};
+    expect_names(text, (const char *const[]){"Christian", "Euclid", NULL},
+                 (const char *const[]){"Euclidean", "Gaussian", "Gaussians", NULL});
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -684,5 +701,6 @@ RUN(test_letter_tags);
 RUN(test_abbreviation_and_common_word);
 RUN(test_joined_adjective);
 RUN(test_glued_grade);
+RUN(test_name_adjective);
 RUN(test_nothing);
 TEST_MAIN_END
