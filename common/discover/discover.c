@@ -212,9 +212,12 @@ struct discover {
     counter words;     /* every token: MID, INIT, LISTED */
     counter spans;     /* candidate spans, tokens joined by ' ' */
     counter acronyms;  /* "ACR\texpansion" pairs (mid only) */
+    counter spelled;   /* "ACR\tExpansion" pairs whose every word spells the acronym, function words too (count_spelled) */
     counter together;  /* "word\tlong form": sentences where a one-word whole run and a longer span ending with it meet */
     counter initials;  /* "ACR\tlong form": sentences where an acronym and a span with its initials meet */
     counter heads;     /* definition heads: their name items joined by '\t' */
+    char *entry;       /* the name items of the last definition head, joined by '\t' ("": none): its entry's sentences follow */
+    size_t entry_len;
     counter links;     /* names the text's link markup pointed at (discover_add_link) */
     counter frames;    /* "<w j\tspan", ">j w\tspan": a whole run's frame of a name word and a joiner (count_frame) */
     counter lower;     /* case-folded candidates of several words: the text's lower-case occurrences
@@ -235,6 +238,7 @@ discover *discover_new(const discover_params *p) {
     counter_init(&d->words, 4);
     counter_init(&d->spans, 7);
     counter_init(&d->acronyms, 1);
+    counter_init(&d->spelled, 1);
     counter_init(&d->together, 1);
     counter_init(&d->initials, 1);
     counter_init(&d->heads, 1);
@@ -249,6 +253,7 @@ void discover_free(discover *d) {
     counter_free(&d->words);
     counter_free(&d->spans);
     counter_free(&d->acronyms);
+    counter_free(&d->spelled);
     counter_free(&d->together);
     counter_free(&d->initials);
     counter_free(&d->heads);
@@ -256,6 +261,7 @@ void discover_free(discover *d) {
     counter_free(&d->frames);
     counter_free(&d->lower);
     free(d->key);
+    free(d->entry);
     free(d->cls);
     free(d->alone);
     free(d->runs);
@@ -339,6 +345,53 @@ static void count_acronyms(discover *d, char *const *tokens, int n) {
     }
 }
 
+/* Does the head key (items joined by '\t') hold the item s[0..len), case aside? */
+static int head_has_item(const char *key, size_t klen, const char *s, size_t len) {
+    for (size_t b = 0, e; b < klen; b = e + 1) {
+        const char *tab = memchr(key + b, '\t', klen - b);
+        e = tab ? (size_t)(tab - key) : klen;
+        if (e - b == len && !strncasecmp(key + b, s, len)) return 1;
+    }
+    return 0;
+}
+
+/* Does every word of tokens[a..b], and every part of a hyphenated word, start
+ * with a capital, the capitals in order spelling exactly `caps`, function
+ * words included ("In My Not-So-Humble Opinion" spells IMNSHO)? */
+static int spells_capitals(char *const *tokens, int a, int b, const char *caps) {
+    int k = 0;
+    for (int i = a; i <= b; i++)
+        for (const char *p = tokens[i]; *p; p++) {
+            if (p != tokens[i] && p[-1] != '-') continue;
+            if (*p < 'A' || *p > 'Z' || caps[k] != *p) return 0;
+            k++;
+        }
+    return caps[k] == 0;
+}
+
+/* In the entry of a definition head (the head's sentence and those after it,
+ * until the next head), "ACR ( Expansion )" where ACR is an item of the head
+ * and the expansion's words spell it whole (spells_capitals): the entry says
+ * what the item stands for, also when that is no name ("IMNSHO ( In My
+ * Not-So-Humble Opinion )" under "IMHO , IMAO , IMNSHO , IMO :"). */
+static void count_spelled(discover *d, char *const *tokens, int n) {
+    char caps[16];
+    if (!d->entry_len) return;
+    for (int i = 1; i + 2 < n; i++) {
+        if (strcmp(tokens[i], "(") || !acronym_capitals(tokens[i - 1], caps) ||
+            !head_has_item(d->entry, d->entry_len, tokens[i - 1], strlen(tokens[i - 1])))
+            continue;
+        int e = i + 1;
+        while (e < n && e <= i + d->p.max_len && strcmp(tokens[e], ")")) e++;
+        if (e < n && e > i + 1 && !strcmp(tokens[e], ")") && spells_capitals(tokens, i + 1, e - 1, caps)) {
+            size_t al = strlen(tokens[i - 1]), len = join(d, tokens, i + 1, e - 1, ' ');
+            char *pair = xasprintf("%s\t%.*s", tokens[i - 1], (int)len, d->key);
+            counter_add(&d->spelled, pair, al + 1 + len, MID, 1);
+            free(pair);
+        }
+    }
+}
+
 /* Each one-word whole run of the sentence with each longer span of name
  * words ending with the same word ("Eyre , Lake Eyre :" -> "Eyre\tLake
  * Eyre"): the text's own evidence of which long form the short name stands for. */
@@ -392,7 +445,9 @@ static void count_head(discover *d, char *const *tokens, int n, int nruns) {
     }
     d->head_sentences++;
     if (q > key) counter_add(&d->heads, key, (size_t)(q - key), MID, 1);
-    free(key);
+    free(d->entry);
+    d->entry = key;
+    d->entry_len = (size_t)(q - key);
 }
 
 /* Verbs that follow a noun phrase and never an adjective ("Baldrige said"). */
@@ -642,6 +697,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     d->sentences++;
     if (start == 0 && !d->p.no_heads) count_head(d, tokens, n, nruns);
     count_acronyms(d, tokens, n);
+    count_spelled(d, tokens, n);
     if (d->spans.n > d->p.max_table) {
         counter_prune(&d->spans);
         d->pruned++;
@@ -649,6 +705,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     if (d->together.n > d->p.max_table) counter_prune(&d->together);
     if (d->initials.n > d->p.max_table) counter_prune(&d->initials);
     if (d->heads.n > d->p.max_table) counter_prune(&d->heads);
+    if (d->spelled.n > d->p.max_table) counter_prune(&d->spelled);
     if (d->frames.n > d->p.max_table) counter_prune(&d->frames);
 }
 
@@ -1632,6 +1689,27 @@ static int common_word(const discover *d, const cand *c) {
     return c->ntok == 1 && lower_case_dominates(d, c->key, c->len, &mid);
 }
 
+/* The head items that the text spells out as something no item of their
+ * head names ("IMNSHO ( In My Not-So-Humble Opinion )" under "IMHO , IMAO ,
+ * IMNSHO , IMO : ... In My Humble Opinion"), and never as one of their head's
+ * items: a related thing the dictionary lists under the headword, no
+ * synonym. Sets apart[c] for them (head_of: a candidate's head slot). */
+static void mark_spelled_apart(const discover *d, const int64_t *head_of, int64_t n, const strmap *index, char *apart) {
+    const counter *sl = &d->spelled, *hd = &d->heads;
+    char *as_item = xcalloc((size_t)n + 1, 1);
+    for (size_t p = 0; p < sl->map.cap; p++) {
+        if (!sl->map.hash[p]) continue;
+        const char *pair = sl->map.key[p], *tab = memchr(pair, '\t', sl->map.klen[p]);
+        int64_t a = span_index(index, pair, (size_t)(tab - pair));
+        if (a < 0 || head_of[a] < 0) continue;
+        size_t h = (size_t)head_of[a], elen = sl->map.klen[p] - (size_t)(tab + 1 - pair);
+        if (head_has_item(hd->map.key[h], hd->map.klen[h], tab + 1, elen)) as_item[a] = 1;
+        else apart[a] = 1;
+    }
+    for (int64_t c = 0; c < n; c++) apart[c] &= (char)!as_item[c];
+    free(as_item);
+}
+
 /* Definition heads: the name items of one head (discover.heads) name one
  * thing, as a dictionary lists a headword and its synonyms ("Garbo , Greta
  * Garbo , Greta Louisa Gustafsson :"). An item of several different heads
@@ -1651,13 +1729,15 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         for (int j = 0; j < k; j++)
             if (items[j] >= 0) head_of[items[j]] = head_of[items[j]] == -1 || head_of[items[j]] == (int64_t)s ? (int64_t)s : -2;
     }
+    char *apart = xcalloc((size_t)n + 1, 1);
+    mark_spelled_apart(d, head_of, n, index, apart);
     for (size_t s = 0; s < hd->map.cap; s++) {
         if (!hd->map.hash[s]) continue;
         int k = head_items(index, hd->map.key[s], hd->map.klen[s], items);
         int64_t total = 0, first = -1;
         for (int j = 0; j < k; j++) {
             int64_t c = items[j];
-            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c]) || cs[c].first_name) {
+            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c]) || cs[c].first_name || (j > 0 && apart[c])) {
                 items[j] = -1;
                 continue;
             }
@@ -1671,6 +1751,7 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         cs[first].kept = cs[first].headword = 1;
         if (cs[first].count < total) cs[first].count = total;
     }
+    free(apart);
     free(head_of);
 }
 

@@ -141,7 +141,13 @@
  *    counts an entity's mentions over its names). A name that items two
  *    different heads ("Charles" heads a king, a river and a physicist) or a
  *    one-word item whose lower-case form is more than twice as frequent
- *    ("Note :") is left to the rules above.
+ *    ("Note :") is left to the rules above. An item after the first that the
+ *    head's entry (its sentence and those after it, until the next head)
+ *    spells out as "ITEM ( Words )", the words' capitals spelling the item
+ *    whole, as something no item of the head names, and never as one of
+ *    them, is a related word, no synonym ("IMNSHO ( In My Not-So-Humble
+ *    Opinion )" under "IMHO , IMAO , IMNSHO , IMO : In My Humble Opinion"):
+ *    it is no item.
  *  - after those, a name and its company forms ("Sun" ~ "Sun Microsystems",
  *    "Textron" ~ "Textron Inc"), then the acronyms, then an acronym in
  *    capitals and the only kept name with its initials when the two were
@@ -150,8 +156,9 @@
  * Memory: a table of the distinct words, one of the distinct candidate spans,
  * one of the (frame, whole run) pairs,
  * one of the (word alone, long form) pairs met in a sentence, one of the
- * (acronym, span with its initials) pairs met in a sentence and one of the
- * distinct definition heads; when one of the latter five exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
+ * (acronym, span with its initials) pairs met in a sentence, one of the
+ * distinct definition heads and one of the (head item, words spelling it)
+ * pairs; when one of the latter six exceeds max_table entries its keys seen once are dropped (lossy counting: counts are then lower bounds; a head seen once then names nothing), so memory stays
  * bounded whatever the text size. */
 #ifndef PROBEXPAN_DISCOVER_H
 #define PROBEXPAN_DISCOVER_H

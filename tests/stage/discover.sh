@@ -1,7 +1,8 @@
 # annotate --discover: the one-step dataset from raw text (names found by
 # common/discover, mentions, names.tsv with counts and contexts), names.tsv
 # given back to annotate --entities unchanged gives the same dataset, the
-# synonyms of a definition head as one entity (and --no-heads), seeds by
+# synonyms of a definition head as one entity (and --no-heads; not an item
+# its entry spells out as another thing), seeds by
 # alias through the dataset's aliases.txt, and every bad input (exit 3 naming
 # file and position, nothing left behind). Expectations worked out by hand.
 source "$(dirname "$0")/lib.sh"
@@ -79,6 +80,24 @@ annotate --quiet --discover --no-heads --lines --out o/gn glossary.txt
 [ "$(cut -f1 o/gn/entity2id.txt)" = Garbo ] && [ ! -s o/gn/aliases.txt ] &&
     pass definition_heads_off || fail definition_heads_off "$(cat o/gn/names.tsv)"
 
+# a head's item that its entry spells out as another thing than the head
+# ("IMNSHO ( In My Not-So-Humble Opinion )" under IMHO, In My Humble Opinion)
+# is a related word the dictionary lists under the headword, no synonym; an
+# item spelled out as another of its head's items stays merged (JTAG)
+{
+    echo "IMHO , IMNSHO , IMO : In My Humble Opinion , said on Usenet ."
+    echo "Also seen as IMO and IMNSHO ( In My Not-So-Humble Opinion ) ."
+    echo "JTAG , Joint Test Action Group : a standard ."
+    echo "the JTAG ( Joint Test Action Group ) port ."
+    echo "IMHO the JTAG port is slow ."
+    echo "IMNSHO the JTAG port is slower ."
+    echo "IMNSHO it is IMHO ."
+} >spelled.txt
+annotate --quiet --discover --lines --out o/sp spelled.txt
+grep -qP '^IMHO\tIMO\t# 5 mentions; merged: IMO \(head\)' o/sp/names.tsv && grep -qP '^IMNSHO\t# 4 mentions' o/sp/names.tsv &&
+    grep -qP '^JTAG\tJoint Test Action Group\t# 6 mentions; merged: Joint Test Action Group \(head\)' o/sp/names.tsv &&
+    pass head_item_spelled_apart || fail head_item_spelled_apart "$(cat o/sp/names.tsv)"
+
 # names, not fragments: a one-letter name listed with longer ones, names joined
 # by "and" (but not two names listed), a title before a person's name, no day
 # name, no markup; merges say their rule: a company form, an acronym and the
@@ -114,5 +133,5 @@ expect_exit enormous_line 3 'huge\.txt: line 1: line longer than 1000000 bytes' 
 { printf 'London\t'; head -c 1100000 /dev/zero | tr '\0' 'x'; printf '\n'; } >hugenames.tsv
 expect_exit names_file_enormous_line 3 'hugenames\.tsv: line 1: line longer than 1048576 bytes' annotate --entities hugenames.tsv --out o/x text.txt
 expect_exit entities_and_discover 2 'exactly one of --entities and --discover' annotate --discover --entities o/d/names.tsv --out o/x text.txt
-[ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^v$' -e '^g$' -e '^gn$' -e '^s$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
+[ -z "$(ls -A o | grep -v -e '^d$' -e '^again$' -e '^v$' -e '^g$' -e '^gn$' -e '^s$' -e '^sp$' -e '^catalog')" ] && [ -z "$(ls -A . | grep '^\.')" ] &&
     pass no_partial_output || fail no_partial_output "$(ls -A o . | tr '\n' ' ')"
