@@ -1593,6 +1593,18 @@ static int stands_for_another(const discover *d, const cand *cs, int64_t w, int6
     return (rival == SEEN_ALONE && !k) || k < rival;
 }
 
+/* Does the text write f followed by a company designator ("McDonnell Douglas
+ * Corp") at least min_count times: f names a company? */
+static int company_form(const discover *d, const cand *cs, const strmap *index, const cand *f) {
+    for (int k = 0; DESIGNATORS[k]; k++) {
+        char *form = xasprintf("%.*s %s", (int)f->len, f->key, DESIGNATORS[k]);
+        int64_t i = span_index(index, form, strlen(form));
+        free(form);
+        if (i >= 0 && cs[i].count >= d->p.min_count) return 1;
+    }
+    return 0;
+}
+
 /* A one-word name w and a kept person's full name f that ends with it
  * (person_long_form: "Turing", "Alan Turing") are one entity
  *  - when f is w's usual long form: f is its most frequent one, at least as
@@ -1607,9 +1619,13 @@ static int stands_for_another(const discover *d, const cand *cs, int64_t w, int6
  * (rival_long_forms) than with f: "Eyre , Lake Eyre" tells that this "Eyre"
  * is not "Jane Eyre", however frequent the novel, and "Douglas said" beside
  * "Roger Douglas" more often than beside "McDonnell Douglas" that Douglas
- * is the minister, not the company.
+ * is the minister, not the company. Nor is w the alias of its usual long
+ * form when that names a company (company_form) and another person's long
+ * form ends with w too: "Douglas" of "McDonnell Douglas Corp" and of "Roger
+ * Douglas" stays a name of its own ("Lilly" of "Eli Lilly" and "Eli Lilly
+ * Co", with no other long form, is the company's).
  * Products and places are no persons: "Turbo Pascal", "Franz Lisp",
- * "Internet Explorer", "McDonnell Douglas", "British Columbia" merge nothing. */
+ * "Internet Explorer", "British Columbia" merge nothing. */
 static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
     int64_t *full = xmalloc(sizeof *full * (size_t)(n + 1)); /* w -> its most frequent long form */
     int64_t *only = xmalloc(sizeof *only * (size_t)(n + 1)); /* w -> its person's long form, -2: several */
@@ -1628,7 +1644,7 @@ static void merge_surnames(const discover *d, cand *cs, int64_t n, const strmap 
     for (int64_t w = 0; w < n; w++) {
         int64_t f = full[w];
         if (f < 0 || !cs[f].kept || !cs[w].kept || !person_long_form(cs, index, firsts, &cs[f]) ||
-            stands_for_another(d, cs, w, f, rival_full[w]))
+            stands_for_another(d, cs, w, f, rival_full[w]) || (only[w] == -2 && company_form(d, cs, index, &cs[f])))
             continue;
         if (cs[f].count >= cs[w].whole && 2 * cs[f].count >= cs[w].count - cs[w].whole)
             merge(cs, al, w, f, cs[w].whole, MERGE_SURNAME);

@@ -121,7 +121,7 @@
  *    given names (proper words, no names of their own, that the text puts
  *    before two or more proper words and rarely before common words: "Alan
  *    Kay", "Alan Turing"; not "Turbo Pascal", "Franz Lisp", "British
- *    Columbia", "McDonnell Douglas") or initials; a one-word name and its most
+ *    Columbia") or initials; a one-word name and its most
  *    frequent such long form ("Garbo" -> "Greta Garbo"), when the long form is
  *    at least as frequent as the word alone and covers at least half of the
  *    word's occurrences inside longer runs ("Washington" alone outnumbers
@@ -132,7 +132,10 @@
  *  another long form ending with it and never with this one ("Eyre , Lake
  *  Eyre": not "Jane Eyre"), nor when it shares more sentences with another
  *  kept long form than with this one ("Fonda" beside "Henry Fonda" more
- *  often than beside "Jane Fonda"); a word in capitals is no given name
+ *  often than beside "Jane Fonda"), nor, for the usual long form, when the
+ *  text writes that with a company designator min_count times and another
+ *  person's long form ends with the word too ("Douglas" of "McDonnell
+ *  Douglas Corp" and "Roger Douglas"); a word in capitals is no given name
  *  ("ETH Zurich");
  *  - before those, the names of one definition head: when their whole-run
  *    occurrences add up to min_count, the first is kept whatever the filters

@@ -285,6 +285,37 @@ static void test_short_form_beside_a_rival_long_form(void) {
     discovered_names_free(names, n);
 }
 
+/* Discovery on sentences where "McDonnell" stands before two surnames (so
+ * "McDonnell Douglas" reads as a person's name and is Douglas's most frequent
+ * long form), the text writes "McDonnell Douglas Corp" `corp` times and
+ * "Roger Douglas" `roger` times, and "Douglas" alone never shares a
+ * sentence with a long form. */
+static int64_t company_text(int corp, int roger, discovered_name **names) {
+    const char *const text[] = {"we flew McDonnell Douglas jets .", "then McDonnell Aircraft flew .", "shares of McDonnell Douglas Corp rose .",
+                                "they saw Roger Douglas there .", "then Roger Moore spoke .", "Douglas said no .",
+                                "we like Ohio , a lot .", NULL};
+    const int times[] = {10, 1, corp, roger, 1, 4, 60};
+    return discover_counted(text, times, names);
+}
+
+/* A long form written with a company designator ("McDonnell Douglas Corp")
+ * names a company: its last word alone, when another person's long form ends
+ * with it too ("Roger Douglas"), is no alias of it; with no other long form it
+ * is the company's short form ("Lilly" of "Eli Lilly"), and without the
+ * designator the person's usual long form takes it. */
+static void test_company_long_form(void) {
+    discovered_name *names;
+    int64_t n = company_text(4, 3, &names);
+    CHECK(find(names, n, "Douglas") >= 0 && find(names, n, "McDonnell Douglas") >= 0 && find(names, n, "Roger Douglas") >= 0);
+    discovered_names_free(names, n);
+    n = company_text(4, 0, &names);
+    CHECK(has_alias(names, n, "McDonnell Douglas", "Douglas") && find(names, n, "Douglas") < 0);
+    discovered_names_free(names, n);
+    n = company_text(0, 3, &names);
+    CHECK(has_alias(names, n, "McDonnell Douglas", "Douglas") && find(names, n, "Roger Douglas") >= 0);
+    discovered_names_free(names, n);
+}
+
 /* A word in capitals is an acronym, no given name: "ETH Zurich" is no
  * person's name and "Zurich" stays apart; "Alan Kay", counted the same, is
  * Kay's full name. */
@@ -685,6 +716,7 @@ RUN(test_variants_merged);
 RUN(test_common_word_heads_not_merged);
 RUN(test_short_form_with_another_long_form);
 RUN(test_short_form_beside_a_rival_long_form);
+RUN(test_company_long_form);
 RUN(test_capitals_no_given_name);
 RUN(test_headwords_spelled_alike);
 RUN(test_pruning);
