@@ -194,7 +194,11 @@ include $(PIPELINES)model-$(ENCODER).mk
 ## more options for rerank (the pattern model defaults to --official)
 RERANK_FLAGS ?=
 
-$(eval $(call stamp,text,"DATA=$(DATA)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
+# the dataset's contents are a parameter of every stage: a dataset rebuilt in place (a folder's
+# files, or the archive) re-runs the run from tokenize on (their names, sizes and times)
+data_files = $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/entity2id.txt $(DATA)/sentences.json $(DATA)/query/*.txt $(DATA)/gt/*.txt),$(DATA))
+data_state = $(firstword $(shell stat -L -c '%n %s %Y' $(data_files) 2>/dev/null | sha256sum))
+$(eval $(call stamp,text,"DATA=$(DATA)" "DATA_STATE=$(data_state)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
 $(eval $(call stamp,samples,"MAX_WORDPIECES=$(MAX_WORDPIECES)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
 $(eval $(call stamp,pairs,"FLAGS=$(PAIRS_FLAGS)"))

@@ -206,11 +206,32 @@ static void write_ranked(const char *out, const char *index_path, const corpus_i
     artifact_commit(w);
 }
 
+/* The queries' seeds must be named in the dataset as in the index: an index built from an
+ * earlier version of the dataset (rebuilt in place, its eids given to other names) would
+ * answer for other entities. Exit 3 naming the first seed that differs. */
+static void check_dataset_names(const corpus_index *x, const char *queries, const query_set *qs) {
+    entity_table t;
+    dataset_read_entities(queries, &t);
+    intmap row;
+    entity_table_row_map(&t, &row);
+    for (int i = 0; i < qs->n; i++)
+        for (int k = 0; k < qs->q[i].nseeds; k++) {
+            int64_t eid = qs->q[i].seeds[k], d = intmap_get(&row, eid), r = intmap_get(&x->row_of_eid, eid);
+            if (d >= 0 && r >= 0 && strcmp(t.name[d], x->ent.name[r]))
+                die_input(queries, "entity2id.txt", "eid %lld is \"%s\" here but \"%s\" in the index %s: the index was "
+                          "built from another version of this dataset; rebuild it (make -f pipelines/probexpan.mk ... "
+                          "index)", (long long)eid, t.name[d], x->ent.name[r], x->path);
+        }
+    intmap_free(&row);
+    entity_table_free(&t);
+}
+
 /* Every query of a dataset (query/<class>.txt), each expanded and refined on its own. */
 static answer *run_dataset(const engine *g, engine_request q, const char *queries, double cut_fraction, int cut_auto,
                            int *n) {
     query_set qs;
     name_read_queries(queries, &qs);
+    check_dataset_names(engine_index(g), queries, &qs);
     answer *a = xcalloc((size_t)qs.n + 1, sizeof *a);
     double *secs = xmalloc(sizeof(double) * (size_t)(qs.n + 1)), *cpu = xmalloc(sizeof(double) * (size_t)(qs.n + 1));
     progress pr;

@@ -97,6 +97,17 @@ if grep -q "bin-copy/rerank" "$WORK/plog-rerank" && grep -q "bin-copy/evaluate" 
    ! grep -q "bin-copy/\(tokenize\|build-samples\|index\|pattern-model\|expand\) " "$WORK/plog-rerank"; then
     pass changed_program_reruns_its_stages; else fail changed_program_reruns_its_stages "$(grep -o 'bin-copy/[a-z-]*' "$WORK/plog-rerank" | tr '\n' ' ')"; fi
 
+# the dataset is a parameter too: a dataset folder rebuilt in place (here: its sentences
+# touched) re-runs the run from tokenize on; unchanged, nothing
+mkdir -p "$WORK/dfolder" && tar xzf "$SHARED/data/mini-ese.tar.gz" -C "$WORK/dfolder"
+DMK="make --no-print-directory -f $PROBEXPAN_ROOT/pipelines/probexpan.mk BIN=$PROBEXPAN_BIN DATA=$WORK/dfolder/mini-ese RUN=$WORK/drun THREADS=1"
+$DMK index >"$WORK/dlog1" 2>&1
+$DMK index >"$WORK/dlog2" 2>&1
+touch "$WORK/dfolder/mini-ese/sentences.json"
+$DMK index >"$WORK/dlog3" 2>&1
+check unchanged_dataset_reruns_nothing bash -c "grep -q 'bin/tokenize' '$WORK/dlog1' && ! grep -q 'bin/tokenize' '$WORK/dlog2'"
+check rebuilt_dataset_reruns_the_run bash -c "grep -q 'bin/tokenize' '$WORK/dlog3' && grep -q 'bin/index' '$WORK/dlog3'"
+
 RUN=$WORK/run
 if $MK -j2 DATA="$SHARED/data/mini-ese.tar.gz" RUN="$RUN" $TINY full >"$WORK/log" 2>&1; then pass full_runs; else fail full_runs "$(tail -n 5 "$WORK/log")"; exit 0; fi
 missing=""

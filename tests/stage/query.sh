@@ -10,7 +10,7 @@
 # order; --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
 # leaving the seeds out; --genus-gate 0 keeps the context list, 1 always re-ranks, the default
 # only where the list drifts from the seeds' head; and every bad input — unknown or ambiguous names, a seed that is also negative,
-# fewer than two seeds, an index of another corpus, a wrong kind or schema, a truncated
+# fewer than two seeds, an index of another corpus or of an earlier version of the dataset, a wrong kind or schema, a truncated
 # index, an interrupted index build, a patmodel of another index or truncated, pairs of other samples,
 # --dists with --index — exits 3 (2 for usage) with the expected message and no output.
 source "$(dirname "$0")/lib.sh"
@@ -299,6 +299,15 @@ for d in 0.02 0.05 0.1 0.2 0.3; do
     rm -f "$WORK/k.mp"
 done
 [ $killed -gt 0 ] && pass index-killed-leaves-nothing || skip index-killed-leaves-nothing "the build finished before every kill"
+
+# a dataset rebuilt in place after the index was built (a seed's eid now names another
+# entity): query --queries refuses it, exit 3 naming the eid, both names and no output
+cp -r "$D" "$WORK/rebuilt"
+s1=$(head -n 1 "$D/query/us_states.txt" | cut -d' ' -f1)
+awk -F'\t' -v OFS='\t' -v e="$s1" '$2 == e { $1 = $1 " (renamed)" } 1' "$D/entity2id.txt" >"$WORK/rebuilt/entity2id.txt"
+expect_exit queries-of-another-dataset-version 3 "entity2id.txt.*eid $s1 is .*\(renamed\).* in the index .*rebuild it" \
+    query --run "$RUN" --queries "$WORK/rebuilt" --out "$WORK/rebuilt.mp" --quiet
+check queries-of-another-dataset-version-no-output test ! -e "$WORK/rebuilt.mp"
 
 # the stages' bad input: both sources or half of one (2); a model of another index, pairs of
 # other samples, a truncated patmodel, an ensemble averaged again (3)
