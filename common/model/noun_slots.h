@@ -17,7 +17,7 @@
  * them is no list of their peers. Seeds that are modifiers themselves (median share 0) move
  * nothing.
  *
- * Cost: counting O(S) for S samples; the rule O(n + seeds) for a list of n. */
+ * Cost: counting O(S) for S samples; the rule O(n + m log m) for a list of n and m seeds. */
 #ifndef PROBEXPAN_NOUN_SLOTS_H
 #define PROBEXPAN_NOUN_SLOTS_H
 
