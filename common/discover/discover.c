@@ -837,6 +837,7 @@ typedef struct {
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
+    int64_t named_as;   /* the alias that names its entity (head_name), or -1: its own key */
 } cand;
 
 static int64_t span_index(const strmap *index, const char *k, size_t len) { return strmap_get(index, k, len); }
@@ -1726,6 +1727,48 @@ static void mark_spelled_apart(const discover *d, const int64_t *head_of, int64_
     free(as_item);
 }
 
+/* Is the one-word candidate a an acronym of the candidate e of several words:
+ * its capitals A-Z (digits, "-", "/" and "&" skipped) are the initials of e's
+ * words and of their parts joined by hyphens, joiners skipped ("NVRAM" of
+ * "Non-Volatile Random Access Memory", "FC-PGA" of "Flip Chip Pin Grid
+ * Array", "NT1" of "Network Termination")? */
+static int acronym_of(const cand *a, const cand *e) {
+    if (a->ntok != 1 || e->ntok < 2 || a->len > 12) return 0;
+    char letters_a[16], init[32];
+    int na = 0, ni = 0;
+    for (size_t k = 0; k < a->len; k++) {
+        char ch = a->key[k];
+        if (ch >= 'A' && ch <= 'Z') letters_a[na++] = ch;
+        else if (!((ch >= '0' && ch <= '9') || ch == '-' || ch == '/' || ch == '&')) return 0;
+    }
+    for (size_t b = 0, w; b < e->len; b = w + 1) {
+        const char *sp = memchr(e->key + b, ' ', e->len - b);
+        w = sp ? (size_t)(sp - e->key) : e->len;
+        if (is_joiner(e->key + b, w - b)) continue;
+        for (size_t k = b; k < w && ni < 31; k++)
+            if (k == b || e->key[k - 1] == '-') {
+                char ch = e->key[k];
+                if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 'a' + 'A');
+                init[ni++] = ch;
+            }
+    }
+    return na >= 2 && na == ni && !memcmp(letters_a, init, (size_t)na);
+}
+
+/* The name of a head's entity: its first item (the headword), or an item
+ * that is the headword's acronym (acronym_of) and that the text writes as a
+ * whole run more often than the headword ("PPGA" 11 times, "Plastic Pin
+ * Grid Array" twice): the name the text uses, as an acronym merged with its
+ * initials' name is named by the more frequent of the two. Called after
+ * the head's merges: the item must be an alias of the headword. */
+static int64_t head_name(const counter *sp, const cand *cs, const int64_t *items, int k, int64_t first) {
+    int64_t name = first;
+    for (int j = 0; j < k; j++)
+        if (items[j] >= 0 && cs[items[j]].into == first && acronym_of(&cs[items[j]], &cs[first]) && whole_anywhere(sp, items[j]) > whole_anywhere(sp, name))
+            name = items[j];
+    return name;
+}
+
 /* Definition heads: the name items of one head (discover.heads) name one
  * thing, as a dictionary lists a headword and its synonyms ("Garbo , Greta
  * Garbo , Greta Louisa Gustafsson :"). An item of several different heads
@@ -1766,6 +1809,8 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
                 merge(cs, al, items[j], first, 0, MERGE_HEAD);
         cs[first].kept = cs[first].headword = 1;
         if (cs[first].count < total) cs[first].count = total;
+        int64_t name = head_name(sp, cs, items, k, first);
+        if (name != first) cs[first].named_as = name;
     }
     free(apart);
     free(head_of);
@@ -1838,7 +1883,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->key = sp->map.key[s];
         c->len = sp->map.klen[s];
         c->ntok = 1;
-        c->into = -1;
+        c->into = c->named_as = -1;
         for (uint32_t k = 0; k < c->len; k++) c->ntok += c->key[k] == ' ';
         const char *spc = memchr(c->key, ' ', c->len);
         size_t fl = spc ? (size_t)(spc - c->key) : c->len;
@@ -1935,13 +1980,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     for (int64_t i = 0; i < n; i++) {
         if (!cs[i].kept) continue;
         discovered_name *dn = &names[m++];
-        dn->name = xasprintf("%.*s", (int)cs[i].len, cs[i].key);
+        const cand *shown = cs[i].named_as >= 0 ? &cs[cs[i].named_as] : &cs[i]; /* the alias and the key swap places */
+        dn->name = xasprintf("%.*s", (int)shown->len, shown->key);
         dn->count = cs[i].count;
         for (int64_t k = al.head[i]; k >= 0; k = al.node[k].next) {
+            const struct alias_node *a = &al.node[k];
+            int swapped = shown != &cs[i] && a->len == shown->len && !memcmp(a->s, shown->key, a->len);
             dn->aliases = xrealloc(dn->aliases, sizeof *dn->aliases * (size_t)(dn->naliases + 1));
             dn->alias_rules = xrealloc(dn->alias_rules, sizeof *dn->alias_rules * (size_t)(dn->naliases + 1));
-            dn->alias_rules[dn->naliases] = al.node[k].rule;
-            dn->aliases[dn->naliases++] = xasprintf("%.*s", (int)al.node[k].len, al.node[k].s);
+            dn->alias_rules[dn->naliases] = a->rule;
+            dn->aliases[dn->naliases++] = swapped ? xasprintf("%.*s", (int)cs[i].len, cs[i].key) : xasprintf("%.*s", (int)a->len, a->s);
         }
     }
     qsort(names, (size_t)kept, sizeof *names, by_count_desc);
