@@ -1700,6 +1700,48 @@ static int64_t whole_anywhere(const counter *sp, int64_t c) {
     return v[WHOLE_MID] + v[WHOLE_INIT];
 }
 
+/* A given name alone that mostly stands for one person ("Denis" of "Denis
+ * Howe": "Either Denis is programming"), or a company's first word for the
+ * company ("Shearson said" of "Shearson Lehman"): a kept one-word name
+ * without periods that the text uses as a given name (find_first_names:
+ * GIVEN), that is a whole run in fewer than FIRST_NAME_ALONE of its
+ * occurrences but ends a phrase at least once (ends_phrase: "Abu" of "Abu
+ * Dhabi" and "Abu al-..." never does), no headword and not linked, and that
+ * half of its occurrences or more put before one surname (a proper word
+ * after at most SURNAME_MAX_FIRSTS different words, no name of its own:
+ * "Clayton Yeutter" is called "Yeutter"), a kept long form of two words, is
+ * an alias of that long form. */
+static void merge_given_names(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
+    int64_t *most = xmalloc(sizeof *most * (size_t)(n + 1)); /* a one-word candidate's most frequent span of two words */
+    int64_t *firsts_before = xcalloc((size_t)n + 1, sizeof *firsts_before); /* a one-word candidate: how many words it follows */
+    for (int64_t i = 0; i < n; i++) most[i] = -1;
+    for (int64_t i = 0; i < n; i++) {
+        const cand *c = &cs[i];
+        if (c->ntok != 2) continue;
+        const char *sp = memchr(c->key, ' ', c->len);
+        int64_t f = word_candidate(index, c, 0, (size_t)(sp - c->key)), l = word_candidate(index, c, (size_t)(sp + 1 - c->key), c->len);
+        if (f >= 0 && (most[f] < 0 || c->count > cs[most[f]].count)) most[f] = i;
+        if (l >= 0) firsts_before[l]++;
+    }
+    for (int64_t w = 0; w < n; w++) {
+        cand *c = &cs[w];
+        int64_t l = most[w], kind = c->kept && c->ntok == 1 ? strmap_get(firsts, c->key, c->len) : -1;
+        if (kind < 0 || !(kind & GIVEN) || in_capitals(c->key, c->len) || memchr(c->key, '.', c->len) || c->headword || linked_name(d, c) ||
+            (double)c->whole >= FIRST_NAME_ALONE * (double)c->count || c->ends == 0 || l < 0 || 2 * cs[l].count < c->count || (!cs[l].kept && cs[l].into < 0))
+            continue;
+        const char *sp = memchr(cs[l].key, ' ', cs[l].len);
+        size_t so = (size_t)(sp + 1 - cs[l].key);
+        int64_t surname = word_candidate(index, &cs[l], so, cs[l].len);
+        if (!proper_word(d, cs[l].key + so, cs[l].len - so) || surname < 0 || firsts_before[surname] > SURNAME_MAX_FIRSTS ||
+            cs[surname].kept || cs[surname].into >= 0)
+            continue;
+        int64_t t = root(cs, l);
+        if (t != w && cs[t].kept) merge(cs, al, w, t, c->whole, MERGE_GIVEN);
+    }
+    free(most);
+    free(firsts_before);
+}
+
 /* Is the one-word candidate a common word written with a capital ("Note :")? */
 static int common_word(const discover *d, const cand *c) {
     int64_t mid;
@@ -1868,7 +1910,7 @@ static void merge_initials(const discover *d, cand *cs, int64_t n, aliases *al) 
 }
 
 const char *merge_rule_name(merge_rule r) {
-    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials"};
+    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials", "given"};
     return names[r];
 }
 
@@ -1946,6 +1988,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &firsts, &al);
+    merge_given_names(d, cs, n, &sp->map, &firsts, &al);
     strmap_free(&firsts);
     merge_organisations(cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
