@@ -552,23 +552,14 @@ static void test_first_name_alone_and_links(void) {
  * "Yeutter"), nor when the word alone never ends a phrase ("Abu" of "Abu
  * Dhabi" and "Abu Simbel"). */
 static void test_given_name_alone(void) {
-    discover_params p;
-    discover_params_default(&p);
-    discover *d = discover_new(&p);
-    add(d, "Paris , Rome , Oslo , Bern , Riga met .", 10);
-    add(d, "a book by Denis Howe came out .", 4);
-    add(d, "a book by Denis Ritchie came out .", 1);
-    add(d, "then Denis said so .", 2);
-    add(d, "a speech by Clayton Yeutter came out .", 4);
-    add(d, "a speech by Clayton Jones came out .", 1);
-    add(d, "then Clayton said so .", 2);
-    add(d, "then Yeutter said so .", 3);
-    add(d, "a trip to Abu Dhabi came out .", 4);
-    add(d, "a trip to Abu Simbel came out .", 1);
-    add(d, "the Abu temple came out .", 2);
+    const char *const text[] = {"Paris , Rome , Oslo , Bern , Riga met .", "a book by Denis Howe came out .",
+                                "a book by Denis Ritchie came out .", "then Denis said so .",
+                                "a speech by Clayton Yeutter came out .", "a speech by Clayton Jones came out .",
+                                "then Clayton said so .", "then Yeutter said so .", "a trip to Abu Dhabi came out .",
+                                "a trip to Abu Simbel came out .", "the Abu temple came out .", NULL};
+    const int times[] = {10, 4, 1, 2, 4, 1, 2, 3, 4, 1, 2};
     discovered_name *names;
-    int64_t n = discover_finish(d, &names);
-    discover_free(d);
+    int64_t n = discover_counted(text, times, &names);
     CHECK(has_alias(names, n, "Denis Howe", "Denis") && find(names, n, "Denis") < 0);
     int64_t h = find(names, n, "Denis Howe");
     CHECK(h >= 0 && names[h].naliases == 1 && names[h].alias_rules[0] == MERGE_GIVEN);
