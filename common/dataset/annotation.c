@@ -297,7 +297,7 @@ static void write_names(const annotation *a, dataset_writer *w, const int64_t *k
     qsort_r(count_order, (size_t)k, sizeof *count_order, annotation_cmp_by_count, (void *)a);
     FILE *f = dataset_writer_open(w, "names.tsv");
     fprintf(f, "# names discovered by annotate --discover: name<TAB>aliases..., then after '#' the mentions found, the rule that merged\n"
-               "# each alias (spelling, head, surname, organisation, acronym, initials: schemas/names.md) and two contexts;\n"
+               "# each alias (spelling, head, surname, organisation, acronym, initials, given: schemas/names.md) and two contexts;\n"
                "# delete or edit lines and give the file to annotate --entities\n");
     for (int64_t j = 0; j < k; j++) {
         int64_t e = count_order[j];

@@ -837,6 +837,7 @@ typedef struct {
     int headword;       /* kept as the first name of a definition head */
     int first_name;     /* dropped as a first name alone (drop_first_names) */
     int64_t into;       /* merged into this candidate (a variant of its name), or -1 */
+    int64_t named_as;   /* the alias that names its entity (head_name), or -1: its own key */
 } cand;
 
 static int64_t span_index(const strmap *index, const char *k, size_t len) { return strmap_get(index, k, len); }
@@ -1699,6 +1700,48 @@ static int64_t whole_anywhere(const counter *sp, int64_t c) {
     return v[WHOLE_MID] + v[WHOLE_INIT];
 }
 
+/* A given name alone that mostly stands for one person ("Denis" of "Denis
+ * Howe": "Either Denis is programming"), or a company's first word for the
+ * company ("Shearson said" of "Shearson Lehman"): a kept one-word name
+ * without periods that the text uses as a given name (find_first_names:
+ * GIVEN), that is a whole run in fewer than FIRST_NAME_ALONE of its
+ * occurrences but ends a phrase at least once (ends_phrase: "Abu" of "Abu
+ * Dhabi" and "Abu al-..." never does), no headword and not linked, and that
+ * half of its occurrences or more put before one surname (a proper word
+ * after at most SURNAME_MAX_FIRSTS different words, no name of its own:
+ * "Clayton Yeutter" is called "Yeutter"), a kept long form of two words, is
+ * an alias of that long form. */
+static void merge_given_names(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
+    int64_t *most = xmalloc(sizeof *most * (size_t)(n + 1)); /* a one-word candidate's most frequent span of two words */
+    int64_t *firsts_before = xcalloc((size_t)n + 1, sizeof *firsts_before); /* a one-word candidate: how many words it follows */
+    for (int64_t i = 0; i < n; i++) most[i] = -1;
+    for (int64_t i = 0; i < n; i++) {
+        const cand *c = &cs[i];
+        if (c->ntok != 2) continue;
+        const char *sp = memchr(c->key, ' ', c->len);
+        int64_t f = word_candidate(index, c, 0, (size_t)(sp - c->key)), l = word_candidate(index, c, (size_t)(sp + 1 - c->key), c->len);
+        if (f >= 0 && (most[f] < 0 || c->count > cs[most[f]].count)) most[f] = i;
+        if (l >= 0) firsts_before[l]++;
+    }
+    for (int64_t w = 0; w < n; w++) {
+        cand *c = &cs[w];
+        int64_t l = most[w], kind = c->kept && c->ntok == 1 ? strmap_get(firsts, c->key, c->len) : -1;
+        if (kind < 0 || !(kind & GIVEN) || in_capitals(c->key, c->len) || memchr(c->key, '.', c->len) || c->headword || linked_name(d, c) ||
+            (double)c->whole >= FIRST_NAME_ALONE * (double)c->count || c->ends == 0 || l < 0 || 2 * cs[l].count < c->count || (!cs[l].kept && cs[l].into < 0))
+            continue;
+        const char *sp = memchr(cs[l].key, ' ', cs[l].len);
+        size_t so = (size_t)(sp + 1 - cs[l].key);
+        int64_t surname = word_candidate(index, &cs[l], so, cs[l].len);
+        if (!proper_word(d, cs[l].key + so, cs[l].len - so) || surname < 0 || firsts_before[surname] > SURNAME_MAX_FIRSTS ||
+            cs[surname].kept || cs[surname].into >= 0)
+            continue;
+        int64_t t = root(cs, l);
+        if (t != w && cs[t].kept) merge(cs, al, w, t, c->whole, MERGE_GIVEN);
+    }
+    free(most);
+    free(firsts_before);
+}
+
 /* Is the one-word candidate a common word written with a capital ("Note :")? */
 static int common_word(const discover *d, const cand *c) {
     int64_t mid;
@@ -1724,6 +1767,48 @@ static void mark_spelled_apart(const discover *d, const int64_t *head_of, int64_
     }
     for (int64_t c = 0; c < n; c++) apart[c] &= (char)!as_item[c];
     free(as_item);
+}
+
+/* Is the one-word candidate a an acronym of the candidate e of several words:
+ * its capitals A-Z (digits, "-", "/" and "&" skipped) are the initials of e's
+ * words and of their parts joined by hyphens, joiners skipped ("NVRAM" of
+ * "Non-Volatile Random Access Memory", "FC-PGA" of "Flip Chip Pin Grid
+ * Array", "NT1" of "Network Termination")? */
+static int acronym_of(const cand *a, const cand *e) {
+    if (a->ntok != 1 || e->ntok < 2 || a->len > 12) return 0;
+    char letters_a[16], init[32];
+    int na = 0, ni = 0;
+    for (size_t k = 0; k < a->len; k++) {
+        char ch = a->key[k];
+        if (ch >= 'A' && ch <= 'Z') letters_a[na++] = ch;
+        else if (!((ch >= '0' && ch <= '9') || ch == '-' || ch == '/' || ch == '&')) return 0;
+    }
+    for (size_t b = 0, w; b < e->len; b = w + 1) {
+        const char *sp = memchr(e->key + b, ' ', e->len - b);
+        w = sp ? (size_t)(sp - e->key) : e->len;
+        if (is_joiner(e->key + b, w - b)) continue;
+        for (size_t k = b; k < w && ni < 31; k++)
+            if (k == b || e->key[k - 1] == '-') {
+                char ch = e->key[k];
+                if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 'a' + 'A');
+                init[ni++] = ch;
+            }
+    }
+    return na >= 2 && na == ni && !memcmp(letters_a, init, (size_t)na);
+}
+
+/* The name of a head's entity: its first item (the headword), or an item
+ * that is the headword's acronym (acronym_of) and that the text writes as a
+ * whole run more often than the headword ("PPGA" 11 times, "Plastic Pin
+ * Grid Array" twice): the name the text uses, as an acronym merged with its
+ * initials' name is named by the more frequent of the two. Called after
+ * the head's merges: the item must be an alias of the headword. */
+static int64_t head_name(const counter *sp, const cand *cs, const int64_t *items, int k, int64_t first) {
+    int64_t name = first;
+    for (int j = 0; j < k; j++)
+        if (items[j] >= 0 && cs[items[j]].into == first && acronym_of(&cs[items[j]], &cs[first]) && whole_anywhere(sp, items[j]) > whole_anywhere(sp, name))
+            name = items[j];
+    return name;
 }
 
 /* Definition heads: the name items of one head (discover.heads) name one
@@ -1766,6 +1851,8 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
                 merge(cs, al, items[j], first, 0, MERGE_HEAD);
         cs[first].kept = cs[first].headword = 1;
         if (cs[first].count < total) cs[first].count = total;
+        int64_t name = head_name(sp, cs, items, k, first);
+        if (name != first) cs[first].named_as = name;
     }
     free(apart);
     free(head_of);
@@ -1823,7 +1910,7 @@ static void merge_initials(const discover *d, cand *cs, int64_t n, aliases *al) 
 }
 
 const char *merge_rule_name(merge_rule r) {
-    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials"};
+    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials", "given"};
     return names[r];
 }
 
@@ -1838,7 +1925,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
         c->key = sp->map.key[s];
         c->len = sp->map.klen[s];
         c->ntok = 1;
-        c->into = -1;
+        c->into = c->named_as = -1;
         for (uint32_t k = 0; k < c->len; k++) c->ntok += c->key[k] == ' ';
         const char *spc = memchr(c->key, ' ', c->len);
         size_t fl = spc ? (size_t)(spc - c->key) : c->len;
@@ -1901,6 +1988,7 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &firsts, &al);
+    merge_given_names(d, cs, n, &sp->map, &firsts, &al);
     strmap_free(&firsts);
     merge_organisations(cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
@@ -1935,13 +2023,16 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     for (int64_t i = 0; i < n; i++) {
         if (!cs[i].kept) continue;
         discovered_name *dn = &names[m++];
-        dn->name = xasprintf("%.*s", (int)cs[i].len, cs[i].key);
+        const cand *shown = cs[i].named_as >= 0 ? &cs[cs[i].named_as] : &cs[i]; /* the alias and the key swap places */
+        dn->name = xasprintf("%.*s", (int)shown->len, shown->key);
         dn->count = cs[i].count;
         for (int64_t k = al.head[i]; k >= 0; k = al.node[k].next) {
+            const struct alias_node *a = &al.node[k];
+            int swapped = shown != &cs[i] && a->len == shown->len && !memcmp(a->s, shown->key, a->len);
             dn->aliases = xrealloc(dn->aliases, sizeof *dn->aliases * (size_t)(dn->naliases + 1));
             dn->alias_rules = xrealloc(dn->alias_rules, sizeof *dn->alias_rules * (size_t)(dn->naliases + 1));
-            dn->alias_rules[dn->naliases] = al.node[k].rule;
-            dn->aliases[dn->naliases++] = xasprintf("%.*s", (int)al.node[k].len, al.node[k].s);
+            dn->alias_rules[dn->naliases] = a->rule;
+            dn->aliases[dn->naliases++] = swapped ? xasprintf("%.*s", (int)cs[i].len, cs[i].key) : xasprintf("%.*s", (int)a->len, a->s);
         }
     }
     qsort(names, (size_t)kept, sizeof *names, by_count_desc);

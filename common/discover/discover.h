@@ -151,6 +151,18 @@
  *    them, is a related word, no synonym ("IMNSHO ( In My Not-So-Humble
  *    Opinion )" under "IMHO , IMAO , IMNSHO , IMO : In My Humble Opinion"):
  *    it is no item.
+ *    The entity is named by its headword, or by an item that is the
+ *    headword's acronym (its capitals the initials of the headword's words
+ *    and of their hyphenated parts) when the text writes that item as a
+ *    whole run more often ("PPGA" ~ "Plastic Pin Grid Array": the name the
+ *    text uses; the headword becomes the alias);
+ *  - a given name alone that mostly stands for its one long form: a kept
+ *    word the text uses as a given name, a whole run in under half of its
+ *    occurrences and ending a phrase at least once, half of whose
+ *    occurrences or more stand before one surname that is no name of its
+ *    own, the two a kept long form ("Denis" ~ "Denis Howe", "Shearson" ~
+ *    "Shearson Lehman"; not "Clayton" of "Clayton Yeutter", who is
+ *    "Yeutter", nor "Abu" of "Abu Dhabi");
  *  - after those, a name and its company forms ("Sun" ~ "Sun Microsystems",
  *    "Textron" ~ "Textron Inc"), then the acronyms, then an acronym in
  *    capitals and the only kept name with its initials when the two were
@@ -204,7 +216,8 @@ typedef enum {
     MERGE_SURNAME,      /* a person's surname and full name ("Turing" ~ "Alan Turing") */
     MERGE_ORGANISATION, /* a name and its company form ("Sun" ~ "Sun Microsystems", "Textron" ~ "Textron Inc") */
     MERGE_ACRONYM,      /* defined in parentheses ("International Business Machines ( IBM )") */
-    MERGE_INITIALS      /* an acronym that is the initials of the only kept name so spelled ("DEC" ~ "Digital Equipment Corporation") */
+    MERGE_INITIALS,     /* an acronym that is the initials of the only kept name so spelled ("DEC" ~ "Digital Equipment Corporation") */
+    MERGE_GIVEN         /* a given name alone that mostly stands for its one long form ("Denis" ~ "Denis Howe") */
 } merge_rule;
 const char *merge_rule_name(merge_rule r);
 
