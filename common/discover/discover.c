@@ -1783,6 +1783,8 @@ static void cover_parts(const counter *sp, const cand *cs, const strmap *index, 
     }
 }
 
+/* The kept parts seen under min_count times outside the kept heads' names
+ * that hold them (covered, by cover_parts) are no entities. */
 static void drop_covered_parts(const discover *d, cand *cs, int64_t n, const int64_t *covered) {
     for (int64_t i = 0; i < n; i++)
         if (covered[i] > 0 && cs[i].kept && !cs[i].headword && !linked_name(d, &cs[i]) && cs[i].count - covered[i] < d->p.min_count)
