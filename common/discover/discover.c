@@ -419,16 +419,23 @@ static int lower_case_word(const char *t) {
     return utf8proc_iterate((const utf8proc_uint8_t *)t, -1, &cp) > 0 && utf8proc_category(cp) == UTF8PROC_CATEGORY_LL;
 }
 
+/* The position of the ":" that ends a definition head's items in the first
+ * MAX_HEAD_TOKENS tokens, or -1 (count_head). */
+static int head_colon(char *const *tokens, int n) {
+    int colon = 0;
+    while (colon < n && colon < MAX_HEAD_TOKENS && strcmp(tokens[colon], ":")) colon++;
+    return colon == 0 || colon >= n || colon == MAX_HEAD_TOKENS ? -1 : colon;
+}
+
 /* A definition head: the sentence starts with items separated by "," and
  * ended by ":" ("Garbo , Greta Garbo , Greta Louisa Gustafsson : United
  * States film actress"); the items that are whole runs of name words
  * (d->runs) are names of one thing, counted together as one key. Every head
  * counts in d->head_sentences, also one without a name ("agon : a festivity"). */
-static void count_head(discover *d, char *const *tokens, int n, int nruns) {
-    int colon = 0;
+static void count_head(discover *d, char *const *tokens, int nruns, int colon) {
+    if (colon < 0) return;
     size_t cap = 1;
-    while (colon < n && colon < MAX_HEAD_TOKENS && strcmp(tokens[colon], ":")) cap += strlen(tokens[colon++]) + 1;
-    if (colon == 0 || colon >= n || colon == MAX_HEAD_TOKENS) return;
+    for (int i = 0; i < colon; i++) cap += strlen(tokens[i]) + 1;
     char *key = xmalloc(cap), *q = key;
     int r = 0, items = 0;
     for (int a = 0, b; a < colon; a = b + 1) {
@@ -631,6 +638,9 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     }
     int nalone = 0, nruns = 0;
     token_class *cls = d->cls;
+    /* the items of a definition head end at "," or ":", which says nothing of a word's part of speech
+     * ("Gaussian : of or relating to Karl Gauss"): no phrase end (ends_phrase) there */
+    int colon = d->p.no_heads ? -1 : head_colon(tokens, n);
     int start = -1; /* the first word of the sentence (after opening quotes/brackets) */
     for (int i = 0; i < n; i++) {
         cls[i] = discover_token_class(tokens[i]);
@@ -678,7 +688,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
                 v[a == start ? INIT : MID]++;
                 if ((a == i || (i == start && a == rest)) && b == e - 1) {
                     v[a == start ? WHOLE_INIT : WHOLE_MID]++;
-                    v[ENDS] += ends_phrase(tokens, n, e);
+                    v[ENDS] += ends_phrase(tokens, n, e) && !(start == 0 && e <= colon);
                     v[MEASURED] += after_quantity(tokens, a);
                     v[WHOLE_REST] += a != i;
                     if (a == b) d->alone[nalone++] = a;
@@ -695,7 +705,7 @@ void discover_add_sentence(discover *d, char *const *tokens, int n) {
     count_listed(d, tokens, n);
     count_together(d, tokens, nalone, nruns);
     d->sentences++;
-    if (start == 0 && !d->p.no_heads) count_head(d, tokens, n, nruns);
+    if (start == 0) count_head(d, tokens, nruns, colon);
     count_acronyms(d, tokens, n);
     count_spelled(d, tokens, n);
     if (d->spans.n > d->p.max_table) {
@@ -1811,18 +1821,76 @@ static int64_t head_name(const counter *sp, const cand *cs, const int64_t *items
     return name;
 }
 
+/* The kept candidates that are spans of c's words other than c itself
+ * ("Sherman", "Tecumseh" of "William Tecumseh Sherman"), each once, into
+ * parts (room for MAX_PARTS); returns how many. */
+#define MAX_PARTS 32
+static int kept_parts(const cand *cs, const strmap *index, const cand *c, int64_t *parts) {
+    int k = 0;
+    for (size_t b = 0; b < c->len; b++) {
+        if (b > 0 && c->key[b - 1] != ' ') continue;
+        for (size_t e = b + 1; e <= c->len; e++) {
+            if ((e < c->len && c->key[e] != ' ') || (b == 0 && e == c->len)) continue;
+            int64_t i = span_index(index, c->key + b, e - b);
+            if (i < 0 || !cs[i].kept) continue;
+            int seen = 0;
+            for (int j = 0; j < k; j++) seen |= parts[j] == i;
+            if (!seen && k < MAX_PARTS) parts[k++] = i;
+        }
+    }
+    return k;
+}
+
+/* The whole-run occurrences a head's counted items (items[j] >= 0) must add
+ * up to: min_count, or one fewer when every item is a long form holding a
+ * kept name ("Canandaigua Lake , Lake Canandaigua", each seen once; "William
+ * Tecumseh Sherman" when "Sherman" heads other definitions too): the
+ * dictionary names the long form, and without it the kept part would take
+ * its mentions ("Tecumseh" the chief would hold the general's). */
+static int64_t head_minimum(const discover *d, const cand *cs, const strmap *index, const int64_t *items, int k) {
+    int64_t parts[MAX_PARTS];
+    for (int j = 0; j < k; j++)
+        if (items[j] >= 0 && (cs[items[j]].ntok < 2 || !kept_parts(cs, index, &cs[items[j]], parts))) return d->p.min_count;
+    return d->p.min_count > 2 ? d->p.min_count - 1 : d->p.min_count;
+}
+
+/* Completeness for the names a kept head holds: each kept part of its items
+ * (kept_parts) gains their whole-run occurrences in covered; afterwards a
+ * part seen fewer than min_count times outside them is a fragment of the
+ * head's names ("Canandaigua", "Tecumseh" once each outside), no entity,
+ * unless it heads a definition itself or the text links it. */
+static void cover_parts(const counter *sp, const cand *cs, const strmap *index, const int64_t *items, int k, int64_t *covered) {
+    int64_t parts[MAX_PARTS];
+    for (int j = 0; j < k; j++) {
+        if (items[j] < 0) continue;
+        int np = kept_parts(cs, index, &cs[items[j]], parts);
+        for (int q = 0; q < np; q++) covered[parts[q]] += whole_anywhere(sp, items[j]);
+    }
+}
+
+/* The kept parts seen under min_count times outside the kept heads' names
+ * that hold them (covered, by cover_parts) are no entities. */
+static void drop_covered_parts(const discover *d, cand *cs, int64_t n, const int64_t *covered) {
+    for (int64_t i = 0; i < n; i++)
+        if (covered[i] > 0 && cs[i].kept && !cs[i].headword && !linked_name(d, &cs[i]) && cs[i].count - covered[i] < d->p.min_count)
+            cs[i].kept = 0;
+}
+
 /* Definition heads: the name items of one head (discover.heads) name one
  * thing, as a dictionary lists a headword and its synonyms ("Garbo , Greta
  * Garbo , Greta Louisa Gustafsson :"). An item of several different heads
  * ("Charles" heads a king, a river and a physicist) and a common word are no
- * item. When the items' whole-run occurrences add up to min_count, the first
+ * item. When the items' whole-run occurrences add up to min_count (one fewer
+ * for long forms holding kept names: head_minimum), the first
  * item is kept, whatever the filters said of it, and the others become its
  * aliases, their occurrences its mentions (its count: at least their sum): a
  * name seen once or twice counts with its synonyms, as the mentions of a
- * hand-made entity list do. */
+ * hand-made entity list do; the kept names inside them are judged complete
+ * again outside them (cover_parts). */
 static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *index, aliases *al) {
     const counter *hd = &d->heads, *sp = &d->spans;
     int64_t *head_of = xmalloc(sizeof *head_of * (size_t)(n + 1)), items[MAX_HEAD_ITEMS];
+    int64_t *covered = xcalloc((size_t)n + 1, sizeof *covered);
     for (int64_t i = 0; i < n; i++) head_of[i] = -1; /* candidate -> its head key's slot, -2: several */
     for (size_t s = 0; s < hd->map.cap; s++) {
         if (!hd->map.hash[s]) continue;
@@ -1838,14 +1906,16 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         int64_t total = 0, first = -1;
         for (int j = 0; j < k; j++) {
             int64_t c = items[j];
-            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c]) || cs[c].first_name || (j > 0 && apart[c])) {
+            if (c < 0 || head_of[c] != (int64_t)s || common_word(d, &cs[c]) || name_adjective(d, &cs[c]) || cs[c].first_name ||
+                (j > 0 && apart[c])) {
                 items[j] = -1;
                 continue;
             }
             total += whole_anywhere(sp, c);
             if (first < 0) first = c;
         }
-        if (first < 0 || total < d->p.min_count) continue;
+        if (first < 0 || total < head_minimum(d, cs, index, items, k)) continue;
+        cover_parts(sp, cs, index, items, k, covered);
         for (int j = 0; j < k; j++)
             if (items[j] >= 0 && items[j] != first && cs[items[j]].into < 0) /* an item written twice is merged once */
                 merge(cs, al, items[j], first, 0, MERGE_HEAD);
@@ -1854,6 +1924,8 @@ static void merge_heads(const discover *d, cand *cs, int64_t n, const strmap *in
         int64_t name = head_name(sp, cs, items, k, first);
         if (name != first) cs[first].named_as = name;
     }
+    drop_covered_parts(d, cs, n, covered);
+    free(covered);
     free(apart);
     free(head_of);
 }

@@ -93,6 +93,9 @@
  *  - no adjective made of a name: one word ending in -ean, -ian, -ic, -ese or
  *    -ish, a whole run min_count times, at most 10% of those runs ending a
  *    phrase ("Euclidean space", "Gaussian distribution"; not "Christian said");
+ *    the "," or ":" after a definition head's item is no phrase end
+ *    ("Gaussian : of or relating to Karl Gauss"), and such an adjective is no
+ *    head item either;
  *  - several words: the pointwise mutual information of its weakest split into
  *    two shorter names, log(c(ab) N / (c(a) c(b))), is >= min_pmi (N = name
  *    words counted), i.e. its parts occur together more than chance would
@@ -141,7 +144,12 @@
  *    occurrences add up to min_count, the first is kept whatever the filters
  *    said of it and the others become its aliases (a headword seen twice and
  *    a synonym seen once make one entity of 3 mentions, as a hand-made list
- *    counts an entity's mentions over its names). A name that items two
+ *    counts an entity's mentions over its names); one fewer suffices when
+ *    every item is a long form holding a kept name ("Canandaigua Lake , Lake
+ *    Canandaigua", once each), and a kept name inside a kept head's items
+ *    seen under min_count times outside them is then a fragment, no entity
+ *    ("Canandaigua", "Tecumseh" of "William Tecumseh Sherman"), unless it
+ *    heads a definition itself or is linked. A name that items two
  *    different heads ("Charles" heads a king, a river and a physicist) or a
  *    one-word item whose lower-case form is more than twice as frequent
  *    ("Note :") is left to the rules above. An item after the first that the

@@ -743,6 +743,58 @@ static void test_name_adjective(void) {
                  (const char *const[]){"Euclidean", "Gaussian", "Gaussians", NULL});
 }
 
+/* A glossary of `text` (heads and sentences, ended by a NULL text): the
+ * discovered names into *names, their count returned. */
+static int64_t discover_glossary(const said *text, discovered_name **names) {
+    discover_params p;
+    discover_params_default(&p);
+    discover *d = discover_new(&p);
+    for (int i = 0; text[i].text; i++) add(d, text[i].text, text[i].times);
+    int64_t n = discover_finish(d, names);
+    discover_free(d);
+    return n;
+}
+
+/* A head of long forms, each holding a kept name, is kept at min_count - 1
+ * occurrences ("William Tecumseh Sherman" twice: "Sherman" heads two
+ * definitions, so the head is the long form alone), and the kept name inside
+ * it, seen under min_count times outside, is a fragment ("Tecumseh": once
+ * alone, in its own head with "Tecumtha", whose two occurrences stay under
+ * min_count: one-word items get no lower minimum). Long forms holding no kept
+ * name ("Blue Lagoon , Lagoon Blue") still need min_count. */
+static void test_rare_head_long_forms(void) {
+    const said text[] = {{"Sherman , William Tecumseh Sherman : a general of the Union", 1},
+                         {"Sherman , Roger Sherman : a signer of the Declaration", 1},
+                         {"Tecumseh , Tecumtha : a chief of the Shawnee", 1},
+                         {"Blue Lagoon , Lagoon Blue : a pool", 1},
+                         {"the march of William Tecumseh Sherman ended at the sea .", 1},
+                         {"then Sherman took the city .", 3},
+                         {NULL, 0}};
+    discovered_name *names;
+    int64_t n = discover_glossary(text, &names);
+    int64_t w = find(names, n, "William Tecumseh Sherman");
+    CHECK(w >= 0 && names[w].count == 2);
+    CHECK(find(names, n, "Tecumseh") < 0 && find(names, n, "Tecumtha") < 0);
+    CHECK(find(names, n, "Sherman") >= 0);
+    CHECK(find(names, n, "Blue Lagoon") < 0 && find(names, n, "Lagoon Blue") < 0);
+    discovered_names_free(names, n);
+}
+
+/* A head's "," or ":" is no phrase end: an adjective made of a name that
+ * heads a definition ("Gaussian : of Gauss", the other runs "Gaussian
+ * curve") is no name and no head item; a name of that ending whose runs end
+ * phrases elsewhere ("Hadrian said", "of Hadrian .") stays. */
+static void test_adjective_heads(void) {
+    const said text[] = {{"Gaussian : of or relating to Gauss", 1}, {"a Gaussian curve fits .", 2},
+                         {"Hadrian : a Roman emperor", 1},          {"then Hadrian said so .", 1},
+                         {"the wall of Hadrian .", 1},             {NULL, 0}};
+    discovered_name *names;
+    int64_t n = discover_glossary(text, &names);
+    CHECK(find(names, n, "Gaussian") < 0);
+    CHECK(find(names, n, "Hadrian") >= 0);
+    discovered_names_free(names, n);
+}
+
 static void test_nothing(void) {
     discover_params p;
     discover_params_default(&p);
@@ -783,5 +835,7 @@ RUN(test_abbreviation_and_common_word);
 RUN(test_joined_adjective);
 RUN(test_glued_grade);
 RUN(test_name_adjective);
+RUN(test_rare_head_long_forms);
+RUN(test_adjective_heads);
 RUN(test_nothing);
 TEST_MAIN_END
