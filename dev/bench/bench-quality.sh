@@ -16,7 +16,9 @@
 # seeds out of the denominator, P@10/P@20 and unjudged@20 where judged, the share of entities
 # with <= 5 mentions in the top 20 and among the classes' members, the query runs' per-query
 # wall and CPU p50 — then per method the mean over the corpora and the worst corpus (MAP@10).
-# Runs are kept in OUT/<name>/ and redone only when missing (delete OUT to measure afresh).
+# Runs are kept in OUT/<name>/ and redone when missing or older than what they are made of (the
+# dataset for the mention counts; the index, which the pipeline rebuilds when the dataset
+# changes, and bin/query for the query runs); delete OUT to measure afresh.
 set -euo pipefail
 bin=$1 out=$2
 shift 2
@@ -34,7 +36,7 @@ name_of() { local b; b=$(basename "${1%/}"); b=${b%.tar.gz}; b=${b%.tgz}; echo "
 # mentions NAME DATA: OUT/NAME/mentions.tsv, "eid<TAB>mentions" of every entity mentioned
 mentions() {
     local f=$out/$1/mentions.tsv src=$2
-    [ -s "$f" ] && return
+    [ -s "$f" ] && [ "$f" -nt "$src" ] && { [ ! -d "$src" ] || [ "$f" -nt "$src/sentences.json" ]; } && return
     if [ ! -d "$src" ]; then
         mkdir -p "$out/$1/data" && tar xzf "$src" -C "$out/$1/data" --wildcards '*sentences.json' '*gt/*'
         src=$(dirname "$(find "$out/$1/data" -name sentences.json | head -n1)")
@@ -78,7 +80,7 @@ pipeline() {
 # query_run RUN DATA VARIANT OUT.mp: query --queries, its "wall p50<TAB>CPU p50" on stdout
 query_run() {
     local log=${4%.mp}.log
-    if [ ! -s "$4" ]; then "$bin/query" --threads "$threads" --index "$1/index.mp" --queries "$2" --variant "$3" --out "$4" 2>"$log"; fi
+    if [ ! -s "$4" ] || [ ! "$4" -nt "$1/index.mp" ] || [ ! "$4" -nt "$bin/query" ]; then "$bin/query" --threads "$threads" --index "$1/index.mp" --queries "$2" --variant "$3" --out "$4" 2>"$log"; fi
     local t
     t=$(sed -n 's/.*queries: wall p50 \([0-9.]*\) s.*CPU p50 \([0-9.]*\) s.*/\1\t\2/p' "$log" | tail -n1)
     echo "${t:--	-}"
