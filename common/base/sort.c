@@ -1,4 +1,4 @@
-/* sort: qsort comparators of plain numbers, ascending. */
+/* sort: qsort comparators of plain numbers, ascending, and a stable partition (sort.h). */
 #include "base/sort.h"
 
 #include <stdint.h>
@@ -21,4 +21,14 @@ int cmp_u64(const void *a, const void *b) {
 int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+int order_moved_last(const unsigned char *moved, int n, int *order) {
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!moved[i]) order[k++] = i;
+    int nkept = k;
+    for (int i = 0; i < n; i++)
+        if (moved[i]) order[k++] = i;
+    return k - nkept;
 }

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/row_list.h"
+#include "base/sort.h"
 #include "model/coordination.h"
 
 /* Whether name b abbreviates name a: one word with a's initial after a name of several. */
@@ -79,9 +80,9 @@ int located_pairs_demote(const located_pairs *p, const int64_t *mentions, const 
     if (share <= 0 || p->n == 0 || n == 0) return 0;
     /* above: the seeds and the rows kept so far (a list of a few hundred: a linear scan) */
     int64_t *above = xmalloc(sizeof(int64_t) * (size_t)(nseeds + n + 1));
-    int nabove = nseeds, nkept = 0, nmoved = 0;
+    int nabove = nseeds;
     memcpy(above, seeds, sizeof(int64_t) * (size_t)nseeds);
-    int *moved = xmalloc(sizeof(int) * (size_t)(n + 1));
+    unsigned char *moved = xcalloc((size_t)n + 1, 1);
     for (int i = 0; i < n; i++) {
         int32_t e = (int32_t)rows[i];
         int64_t inside = 0;
@@ -90,14 +91,10 @@ int located_pairs_demote(const located_pairs *p, const int64_t *mentions, const 
             int32_t back = held ? pair_count(p, p->b[k], e) : 0;
             if (held && p->count[k] > back) inside += p->count[k] - back;
         }
-        if (inside > 0 && (double)inside >= share * (double)mentions[e]) {
-            moved[nmoved++] = i;
-        } else {
-            order[nkept++] = i;
-            above[nabove++] = e;
-        }
+        if (inside > 0 && (double)inside >= share * (double)mentions[e]) moved[i] = 1;
+        else above[nabove++] = e;
     }
-    memcpy(order + nkept, moved, sizeof(int) * (size_t)nmoved);
+    int nmoved = order_moved_last(moved, n, order);
     free(moved);
     free(above);
     return nmoved;

@@ -49,13 +49,10 @@ int noun_slots_demote(const int32_t *slots, const int64_t *mentions, const int64
     qsort(s, (size_t)m, sizeof *s, cmp_double);
     double median = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
     free(s);
-    int *moved = xmalloc(sizeof(int) * (size_t)(n + 1)), nkept = 0, nmoved = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t e = rows[i];
-        if (mentions[e] >= NOUN_SLOTS_MIN_MENTIONS && share(slots, mentions, e) < ratio * median) moved[nmoved++] = i;
-        else order[nkept++] = i;
-    }
-    memcpy(order + nkept, moved, sizeof(int) * (size_t)nmoved);
+    unsigned char *moved = xmalloc((size_t)n + 1);
+    for (int i = 0; i < n; i++)
+        moved[i] = mentions[rows[i]] >= NOUN_SLOTS_MIN_MENTIONS && share(slots, mentions, rows[i]) < ratio * median;
+    int nmoved = order_moved_last(moved, n, order);
     free(moved);
     return nmoved;
 }

@@ -1,4 +1,5 @@
-/* test_sort: the number comparators order ascending, past the range a difference would overflow. */
+/* test_sort: the number comparators order ascending, past the range a difference would overflow;
+ * the stable partition keeps each part's order. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -29,9 +30,19 @@ static void test_double(void) {
     CHECK(v[0] == -1e300 && v[1] == -0.5 && v[2] == 0.25 && v[3] == 2.5 && v[4] == 1e300);
 }
 
+/* Flagged positions go last, each part in its own order; nothing flagged: the identity. */
+static void test_order_moved_last(void) {
+    const unsigned char moved[] = {0, 1, 0, 1, 1, 0}, none[] = {0, 0, 0};
+    int order[6];
+    CHECK(order_moved_last(moved, 6, order) == 3);
+    CHECK(order[0] == 0 && order[1] == 2 && order[2] == 5 && order[3] == 1 && order[4] == 3 && order[5] == 4);
+    CHECK(order_moved_last(none, 3, order) == 0 && order[0] == 0 && order[1] == 1 && order[2] == 2);
+}
+
 TEST_MAIN_BEGIN("test_sort")
 RUN(test_i32);
 RUN(test_i64);
 RUN(test_u64);
 RUN(test_double);
+RUN(test_order_moved_last);
 TEST_MAIN_END
