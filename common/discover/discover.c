@@ -1437,18 +1437,26 @@ static int in_capitals(const char *w, size_t len) {
 #define SURNAME_MAX_FIRSTS 2
 #define FIRST_MIN_SURNAMES 3
 enum { GIVEN = 1, FIRST = 2 };
-static void find_first_names(const discover *d, const cand *cs, int64_t n, strmap *firsts) {
-    strmap first, second; /* first word -> index into tally; second word -> how many first words it follows */
-    strmap_init(&first);
-    strmap_init(&second);
+
+/* Per word that ends a candidate of two words, how many such candidates end
+ * with it: how many different words the text puts before it (a surname
+ * follows few: SURNAME_MAX_FIRSTS), into *second. */
+static void count_second_words(const cand *cs, int64_t n, strmap *second) {
+    strmap_init(second);
     for (int64_t i = 0; i < n; i++) {
         const cand *c = &cs[i];
         if (c->ntok != 2) continue;
         const char *sp = memchr(c->key, ' ', c->len);
         size_t sl = c->len - (size_t)(sp + 1 - c->key);
-        if (strmap_get(&second, sp + 1, sl) < 0) strmap_put(&second, sp + 1, sl, 1);
-        else strmap_add(&second, sp + 1, sl, 1);
+        if (strmap_get(second, sp + 1, sl) < 0) strmap_put(second, sp + 1, sl, 1);
+        else strmap_add(second, sp + 1, sl, 1);
     }
+}
+
+/* second: count_second_words. */
+static void find_first_names(const discover *d, const cand *cs, int64_t n, const strmap *second, strmap *firsts) {
+    strmap first; /* first word -> index into tally */
+    strmap_init(&first);
     int64_t (*tally)[3] = NULL, nt = 0; /* [0]: proper second words, [1]: common ones, [2]: surnames among [0] */
     for (int64_t i = 0; i < n; i++) {
         const cand *c = &cs[i];
@@ -1465,7 +1473,7 @@ static void find_first_names(const discover *d, const cand *cs, int64_t n, strma
         int64_t mid;
         if (proper_word(d, sp + 1, sl)) {
             tally[t][0]++;
-            tally[t][2] += strmap_get(&second, sp + 1, sl) <= SURNAME_MAX_FIRSTS;
+            tally[t][2] += strmap_get(second, sp + 1, sl) <= SURNAME_MAX_FIRSTS;
         } else if (lower_case_dominates(d, sp + 1, sl, &mid)) {
             tally[t][1]++;
         }
@@ -1479,7 +1487,6 @@ static void find_first_names(const discover *d, const cand *cs, int64_t n, strma
     }
     free(tally);
     strmap_free(&first);
-    strmap_free(&second);
 }
 
 /* Is the word a given name: a GIVEN first name (find_first_names) that is no
@@ -1719,19 +1726,17 @@ static int64_t whole_anywhere(const counter *sp, int64_t c) {
  * Dhabi" and "Abu al-..." never does), no headword and not linked, and that
  * half of its occurrences or more put before one surname (a proper word
  * after at most SURNAME_MAX_FIRSTS different words, no name of its own:
- * "Clayton Yeutter" is called "Yeutter"), a kept long form of two words, is
- * an alias of that long form. */
-static void merge_given_names(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts, aliases *al) {
+ * "Clayton Yeutter" is called "Yeutter"; second: count_second_words), a kept
+ * long form of two words, is an alias of that long form. */
+static void merge_given_names(const discover *d, cand *cs, int64_t n, const strmap *index, const strmap *firsts,
+                              const strmap *second, aliases *al) {
     int64_t *most = xmalloc(sizeof *most * (size_t)(n + 1)); /* a one-word candidate's most frequent span of two words */
-    int64_t *firsts_before = xcalloc((size_t)n + 1, sizeof *firsts_before); /* a one-word candidate: how many words it follows */
     for (int64_t i = 0; i < n; i++) most[i] = -1;
     for (int64_t i = 0; i < n; i++) {
         const cand *c = &cs[i];
         if (c->ntok != 2) continue;
-        const char *sp = memchr(c->key, ' ', c->len);
-        int64_t f = word_candidate(index, c, 0, (size_t)(sp - c->key)), l = word_candidate(index, c, (size_t)(sp + 1 - c->key), c->len);
+        int64_t f = word_candidate(index, c, 0, (size_t)((const char *)memchr(c->key, ' ', c->len) - c->key));
         if (f >= 0 && (most[f] < 0 || c->count > cs[most[f]].count)) most[f] = i;
-        if (l >= 0) firsts_before[l]++;
     }
     for (int64_t w = 0; w < n; w++) {
         cand *c = &cs[w];
@@ -1742,14 +1747,14 @@ static void merge_given_names(const discover *d, cand *cs, int64_t n, const strm
         const char *sp = memchr(cs[l].key, ' ', cs[l].len);
         size_t so = (size_t)(sp + 1 - cs[l].key);
         int64_t surname = word_candidate(index, &cs[l], so, cs[l].len);
-        if (!proper_word(d, cs[l].key + so, cs[l].len - so) || surname < 0 || firsts_before[surname] > SURNAME_MAX_FIRSTS ||
+        if (!proper_word(d, cs[l].key + so, cs[l].len - so) || surname < 0 ||
+            strmap_get(second, cs[l].key + so, cs[l].len - so) > SURNAME_MAX_FIRSTS ||
             cs[surname].kept || cs[surname].into >= 0)
             continue;
         int64_t t = root(cs, l);
         if (t != w && cs[t].kept) merge(cs, al, w, t, c->whole, MERGE_GIVEN);
     }
     free(most);
-    free(firsts_before);
 }
 
 /* Is the one-word candidate a common word written with a capital ("Note :")? */
@@ -2051,17 +2056,19 @@ int64_t discover_finish(discover *d, discovered_name **out) {
     free(order);
     strmap_free(&years);
     drop_plurals(d, cs, n, &sp->map);
-    strmap firsts;
+    strmap firsts, second;
     strmap_init(&firsts);
-    find_first_names(d, cs, n, &firsts);
+    count_second_words(cs, n, &second);
+    find_first_names(d, cs, n, &second, &firsts);
     drop_first_names(cs, n, &sp->map, &firsts);
     aliases al = {xmalloc(sizeof *al.head * (size_t)(n + 1)), NULL, 0, 0};
     for (int64_t i = 0; i < n; i++) al.head[i] = -1;
     if ((double)d->head_sentences >= MIN_HEAD_SHARE * (double)d->sentences) merge_heads(d, cs, n, &sp->map, &al);
     merge_spelling_variants(cs, n, &al);
     merge_surnames(d, cs, n, &sp->map, &firsts, &al);
-    merge_given_names(d, cs, n, &sp->map, &firsts, &al);
+    merge_given_names(d, cs, n, &sp->map, &firsts, &second, &al);
     strmap_free(&firsts);
+    strmap_free(&second);
     merge_organisations(cs, n, &sp->map, &al);
     /* acronyms: each joins its most frequent kept expansion (or what that was merged into) */
     counter *ac = &d->acronyms;
