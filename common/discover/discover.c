@@ -1987,8 +1987,8 @@ static void merge_initials(const discover *d, cand *cs, int64_t n, aliases *al) 
 }
 
 const char *merge_rule_name(merge_rule r) {
-    static const char *const names[] = {"spelling", "head", "surname", "organisation", "acronym", "initials", "given"};
-    return names[r];
+    static const char *const names[MERGE_RULES] = {"spelling", "head", "surname", "organisation", "acronym", "initials", "given"};
+    return r >= 0 && r < MERGE_RULES ? names[r] : "";
 }
 
 int64_t discover_finish(discover *d, discovered_name **out) {

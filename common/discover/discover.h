@@ -225,7 +225,8 @@ typedef enum {
     MERGE_ORGANISATION, /* a name and its company form ("Sun" ~ "Sun Microsystems", "Textron" ~ "Textron Inc") */
     MERGE_ACRONYM,      /* defined in parentheses ("International Business Machines ( IBM )") */
     MERGE_INITIALS,     /* an acronym that is the initials of the only kept name so spelled ("DEC" ~ "Digital Equipment Corporation") */
-    MERGE_GIVEN         /* a given name alone that mostly stands for its one long form ("Denis" ~ "Denis Howe") */
+    MERGE_GIVEN,        /* a given name alone that mostly stands for its one long form ("Denis" ~ "Denis Howe") */
+    MERGE_RULES         /* the number of rules */
 } merge_rule;
 const char *merge_rule_name(merge_rule r);
 

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int k = 0; k < names[i].naliases; k++) {
             const char *a = names[i].aliases[k];
             FUZZ_ASSERT(*a && *a != ' ' && a[strlen(a) - 1] != ' ' && !strstr(a, "  ") && !strpbrk(a, "\t\n"));
-            FUZZ_ASSERT(names[i].alias_rules[k] >= MERGE_SPELLING && names[i].alias_rules[k] <= MERGE_INITIALS);
+            FUZZ_ASSERT(names[i].alias_rules[k] >= MERGE_SPELLING && names[i].alias_rules[k] < MERGE_RULES);
             FUZZ_ASSERT(*merge_rule_name(names[i].alias_rules[k]));
             for (int64_t j = 0; j < n; j++) FUZZ_ASSERT(strcmp(a, names[j].name));
         }
