@@ -15,6 +15,9 @@ struct feature_text {
     const corpus_index *x;
     samples *s;
     genus_vocab genus;
+    int32_t (*name)[GENUS_PIECES];              /* [E] each entity's name head (pattern_name_heads) */
+    int32_t (*title)[NAME_TITLES][GENUS_PIECES]; /* [E] the titles of its name, ntitle[E] of them */
+    int *ntitle;
 };
 
 feature_text *feature_text_open(const corpus_index *x, const char *samples_path) {
@@ -31,6 +34,11 @@ feature_text *feature_text_open(const corpus_index *x, const char *samples_path)
         die_input(samples_path, NULL, "%lld entities / %lld samples, but %s has %lld / %lld",
                   (long long)samples_entities(t->s), (long long)samples_count(t->s), x->path, (long long)x->ent.n,
                   (long long)x->samples);
+    size_t E = (size_t)x->ent.n + 1;
+    t->name = xmalloc(sizeof *t->name * E);
+    t->title = xmalloc(sizeof *t->title * E);
+    t->ntitle = xmalloc(sizeof *t->ntitle * E);
+    pattern_name_heads(t->s, &t->genus, t->name, t->title, t->ntitle);
     return t;
 }
 
@@ -38,6 +46,9 @@ void feature_text_close(feature_text *t) {
     if (!t) return;
     samples_close(t->s);
     genus_vocab_free(&t->genus);
+    free(t->name);
+    free(t->title);
+    free(t->ntitle);
     free(t);
 }
 
@@ -68,6 +79,37 @@ static void describe(const samples *s, const pattern_feature *d, char *text) {
     for (int i = 0; i < d->nr; i++) append_id(s, d->right[i], text, &len);
 }
 
+/* Sets text[i] of the feature with this key when it is wanted and still without text. */
+static int64_t wanted(const intmap *want, char (*text)[FEATURE_TEXT], uint64_t key) {
+    int64_t i = intmap_get(want, (int64_t)key);
+    return i >= 0 && !text[i][0] ? i : -1;
+}
+
+/* The features of entity row e that come from its sentences' lists and locations and from its
+ * name, not from one sample: "with NAME" (listed with that entity), "_ , NAME" and "NAME , _"
+ * (the location features), "title: WORD" and "name: WORD"; returns how many were found. */
+static int64_t describe_entity_features(const feature_text *t, int64_t e, const intmap *want, char (*text)[FEATURE_TEXT]) {
+    int64_t i, found = 0;
+    for (int after = 0; after < 2; after++)
+        if ((i = wanted(want, text, pattern_located_key(after))) >= 0) {
+            snprintf(text[i], FEATURE_TEXT, after ? "NAME , _" : "_ , NAME");
+            found++;
+        }
+    for (int k = -1; k < t->ntitle[e]; k++) {
+        const int32_t *w = k < 0 ? t->name[e] : t->title[e][k];
+        if (w[0] < 0 || (i = wanted(want, text, k < 0 ? pattern_name_key(w) : pattern_title_key(w))) < 0) continue;
+        size_t len = (size_t)snprintf(text[i], FEATURE_TEXT, "%s:", k < 0 ? "name" : "title");
+        for (int p = 0; p < GENUS_PIECES && w[p] >= 0; p++) append_id(t->s, w[p], text[i], &len);
+        found++;
+    }
+    for (int64_t r = 0; r < t->x->ent.n; r++)
+        if ((i = wanted(want, text, pattern_list_key((int32_t)r))) >= 0) {
+            snprintf(text[i], FEATURE_TEXT, "with %s", t->x->ent.name[r]);
+            found++;
+        }
+    return found;
+}
+
 void feature_text_find(const feature_text *t, int64_t e, const int64_t *feats, int n, char (*text)[FEATURE_TEXT]) {
     intmap want; /* feature key -> position in feats */
     intmap_init(&want);
@@ -84,12 +126,13 @@ void feature_text_find(const feature_text *t, int64_t e, const int64_t *feats, i
         pattern_sample_read(t->s, &t->genus, j, ids, &ps);
         int nf = pattern_sample_features(&ps, &t->x->cfg, d);
         for (int k = 0; k < nf; k++) {
-            int64_t i = intmap_get(&want, (int64_t)d[k].key);
-            if (i < 0 || text[i][0]) continue;
+            int64_t i = wanted(&want, text, d[k].key);
+            if (i < 0) continue;
             describe(t->s, &d[k], text[i]);
             found++;
         }
     }
+    if (found < n) describe_entity_features(t, e, &want, text);
     free(ids);
     intmap_free(&want);
 }

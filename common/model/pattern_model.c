@@ -76,12 +76,30 @@ static uint64_t tagged_key(const int32_t *v, size_t n, pattern_kind k) {
     return (h & ~(TAGGED_FIELD << 2 | 3ULL)) | (TAGGED_PATTERN | tag) << 2 | 2;
 }
 
+uint64_t pattern_list_key(int32_t row) {
+    int32_t v[2] = {LIST_TYPE, row};
+    return tagged_key(v, 2, PATTERN_LIST);
+}
+
+uint64_t pattern_located_key(int after) {
+    int32_t v[1] = {after ? LOCATES_TYPE : LOCATED_TYPE};
+    return tagged_key(v, 1, PATTERN_LIST);
+}
+
+/* The key of a word feature (genus, differentia, head, name, title) of pieces w. */
+static uint64_t word_key(const int32_t w[GENUS_PIECES], int type, pattern_kind kind) {
+    int32_t v[1 + GENUS_PIECES] = {type};
+    memcpy(v + 1, w, sizeof(int32_t) * GENUS_PIECES);
+    return tagged_key(v, 1 + GENUS_PIECES, kind);
+}
+
+uint64_t pattern_name_key(const int32_t w[GENUS_PIECES]) { return word_key(w, NAME_TYPE, PATTERN_NAME); }
+uint64_t pattern_title_key(const int32_t w[GENUS_PIECES]) { return word_key(w, TITLE_TYPE, PATTERN_LIST); }
+
 /* Appends the word feature (genus, differentia, head or name) of pieces w as feature n; returns n + 1. */
 static int word_feature(const int32_t w[GENUS_PIECES], int type, pattern_kind kind, uint64_t *key,
                         pattern_feature *desc, int n) {
-    int32_t v[1 + GENUS_PIECES] = {type};
-    memcpy(v + 1, w, sizeof(int32_t) * GENUS_PIECES);
-    key[n] = tagged_key(v, 1 + GENUS_PIECES, kind);
+    key[n] = word_key(w, type, kind);
     if (desc) {
         desc[n] = (pattern_feature){.key = key[n], .kind = kind};
         memcpy(desc[n].genus_word, w, sizeof(int32_t) * GENUS_PIECES);
@@ -120,18 +138,15 @@ static int sample_features(const pattern_sample *s, const pattern_config *c, uin
     for (int i = 0; c->differentia_weight > 0 && i < s->ndifferentia; i++)
         n = word_feature(s->differentia[i], DIFFERENTIA_TYPE, PATTERN_DIFFERENTIA, key, desc, n);
     for (int i = 0; c->list_weight > 0 && i < s->nlisted && i < LIST_MEMBERS; i++) {
-        int32_t v[2] = {LIST_TYPE, s->listed[i]};
-        key[n] = tagged_key(v, 2, PATTERN_LIST);
-        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = v[1]};
+        key[n] = pattern_list_key(s->listed[i]);
+        if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = s->listed[i]};
         n++;
     }
     for (int i = 0; c->head_weight > 0 && i < s->nheads && i < HEAD_WORDS; i++) n = word_feature(s->heads[i], HEAD_TYPE, PATTERN_HEAD, key, desc, n);
     if (c->name_weight > 0 && s->nname) n = word_feature(s->name, NAME_TYPE, PATTERN_NAME, key, desc, n);
     for (int side = 0; c->list_weight > 0 && side < 2; side++) {
-        int flag = side ? LOCATED_AFTER : LOCATED_BEFORE;
-        if (!(s->located & flag)) continue;
-        int32_t v[1] = {side ? LOCATES_TYPE : LOCATED_TYPE};
-        key[n] = tagged_key(v, 1, PATTERN_LIST);
+        if (!(s->located & (side ? LOCATED_AFTER : LOCATED_BEFORE))) continue;
+        key[n] = pattern_located_key(side);
         if (desc) desc[n] = (pattern_feature){.key = key[n], .kind = PATTERN_LIST, .entity = -1 - side};
         n++;
     }

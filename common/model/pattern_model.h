@@ -127,6 +127,14 @@ typedef struct {
 } pattern_feature;
 /* The features of sample s under config c into out[PATTERN_MAX]; returns how many. */
 int pattern_sample_features(const pattern_sample *s, const pattern_config *c, pattern_feature *out);
+/* The keys of the features a sample read alone does not show (pattern_sample_read leaves out
+ * its sentence's lists and locations and its entity's name): listed with entity row `row`;
+ * the location feature (after 0: ", NAME" follows the mention; 1: "NAME ," precedes it); the
+ * head of the entity's name and a title of it (word pieces w, -1 padded). */
+uint64_t pattern_list_key(int32_t row);
+uint64_t pattern_located_key(int after);
+uint64_t pattern_name_key(const int32_t w[GENUS_PIECES]);
+uint64_t pattern_title_key(const int32_t w[GENUS_PIECES]);
 
 
 /* The counts (artifacts/pattern_settings.h) of S samples of E entities (any order). Cost O(S * PATTERN_MAX log(S * PATTERN_MAX)). */

@@ -42,12 +42,9 @@ void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int3
     out->located_in = -1;
 }
 
-/* The head word of each entity's name into name[E][GENUS_PIECES], and the words before it in
- * the entity's longer names into title[E][NAME_TITLES][GENUS_PIECES] (ntitle[E] of them):
- * "Finance Minister Kiichi Miyazawa" gives Miyazawa kiichi, minister, finance (the names
- * encoded with the samples' vocabulary, as the sentences were). */
-static void name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES],
-                       int32_t (*title)[NAME_TITLES][GENUS_PIECES], int *ntitle) {
+/* Each entity's name head and titles (contract in pattern_samples.h). */
+void pattern_name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES],
+                        int32_t (*title)[NAME_TITLES][GENUS_PIECES], int *ntitle) {
     int32_t n = samples_vocab_size(s);
     int64_t E = samples_entities(s);
     char **tokens = xmalloc(sizeof(char *) * ((size_t)n + 1));
@@ -135,7 +132,7 @@ pattern_sample *pattern_samples_read(const samples *s) {
     pattern_genus_vocab(s, &v);
     int32_t(*name)[GENUS_PIECES] = xmalloc(sizeof *name * (size_t)(E + 1));
     int *ntitle = xmalloc(sizeof(int) * (size_t)(E + 1));
-    name_heads(s, &v, name, title, ntitle);
+    pattern_name_heads(s, &v, name, title, ntitle);
     sentence_key *key = xmalloc(sizeof *key * (size_t)(S + 1));
     for (int64_t j = 0; j < S; j++) {
         pattern_sample_read(s, &v, j, ids, &ps[j]);

@@ -19,6 +19,13 @@ void pattern_genus_vocab(const samples *s, genus_vocab *v);
  * out (nlisted 0, heads of the mention alone, name -1, no titles); ids: scratch room for samples_max_length(s) ids;
  * v: the samples' pattern_genus_vocab. */
 void pattern_sample_read(const samples *s, const genus_vocab *v, int64_t j, int32_t *ids, pattern_sample *out);
+/* The head word of each entity's name into name[E][GENUS_PIECES] (-1 padded; all -1: none), and
+ * the words before it in the entity's longer names into title[E][NAME_TITLES][GENUS_PIECES]
+ * (ntitle[E] of them): "Finance Minister Kiichi Miyazawa" gives Miyazawa kiichi, minister,
+ * finance (the names encoded with the samples' vocabulary, as the sentences were); E =
+ * samples_entities(s), gv: the samples' pattern_genus_vocab. */
+void pattern_name_heads(const samples *s, const genus_vocab *gv, int32_t (*name)[GENUS_PIECES],
+                        int32_t (*title)[NAME_TITLES][GENUS_PIECES], int *ntitle);
 /* malloc'd array of samples_count(s) contexts, in sample order, with every signal; the titles
  * of each entity's name are held once, after the array, for all its samples (free() releases
  * both). */

@@ -7,7 +7,7 @@
 # PROTOCOL=inductive (query --queries, no dists written); TSV, JSON and --out agree;
 # an accepted entity is a seed (left out of the list, which equals the one with it among the
 # seeds); the modifier rule moves "American" out of a list of states and keeps the rest in
-# order; --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
+# order; --why gives every feature a text (lists: "with <entity>"); --genus-agreement 0 is the default list and W > 0 re-ranks it, keeping --size and
 # leaving the seeds out; --genus-gate 0 keeps the context list, 1 always re-ranks, the default
 # only where the list drifts from the seeds' head; and every bad input — unknown or ambiguous names, a seed that is also negative,
 # fewer than two seeds, an index of another corpus or of an earlier version of the dataset, a wrong kind or schema, a truncated
@@ -155,6 +155,14 @@ check modifier-kept-in-order cmp <(head -n $((s - 1)) "$WORK/q-mod.tsv" | cut -f
 check modifier-moved-in-order cmp <(tail -n +$s "$WORK/q-mod.tsv" | cut -f1) \
     <(grep -xF -f <(tail -n +$s "$WORK/q-mod.tsv" | cut -f1) <(cut -f1 "$WORK/q-mod0.tsv"))
 check modifier-moved-are-attested awk -F'\t' -v s="$s" 'NR >= s && $3 < 10 { bad = 1 } END { exit bad }' "$WORK/q-mod.tsv"
+# --why names every feature it lists, those no single sample shows too: over an index with the
+# running-text signals forced on (list and name features), the lists are "with <entity>"
+mkdir "$WORK/lrun" && ln -s "$RUN/samples.mp" "$WORK/lrun/samples.mp"
+index --samples "$RUN/samples.mp" --list-weight 2 --name-weight 2 --out "$WORK/lrun/index.mp" --quiet
+query --run "$WORK/lrun" --seeds Ohio,Texas,Iowa --why Oklahoma --quiet >"$WORK/why-lists.json"
+check why-every-feature-has-text jq -e '[.features[], .missing[]] | length > 0 and all(.feature != "")' "$WORK/why-lists.json"
+check why-list-features-name-the-entity jq -e '[.features[], .missing[] | select(.kind == "list")] |
+    length > 0 and all(.feature | test("^(with .+|_ , NAME|NAME , _|title:.+)$"))' "$WORK/why-lists.json"
 # --genus-agreement (mini-ese is a glossary): 0 is the default list; W > 0 re-ranks it with the
 # entities whose definitions name the seeds' shared head, still --size entities and no seed
 query --run "$RUN" --seeds "$seed_list" --variant noclen --genus-agreement 0 --size 10 --quiet >"$WORK/q-ga0.tsv"
