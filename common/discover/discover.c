@@ -3,6 +3,7 @@
  * the merges of a name's variants (see discover.h). */
 #include "discover/discover.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1784,44 +1785,51 @@ static void mark_spelled_apart(const discover *d, const int64_t *head_of, int64_
     free(as_item);
 }
 
-/* Is the one-word candidate a an acronym of the candidate e of several words:
- * its capitals A-Z (digits, "-", "/" and "&" skipped) are the initials of e's
- * words and of their parts joined by hyphens, joiners skipped ("NVRAM" of
- * "Non-Volatile Random Access Memory", "FC-PGA" of "Flip Chip Pin Grid
- * Array", "NT1" of "Network Termination")? */
-static int acronym_of(const cand *a, const cand *e) {
+/* Is the one-word candidate a a short form of the candidate e of several
+ * words: a word mostly in capitals (at least two, no fewer than its small
+ * letters: "PPGA", "MS-DOS", "COBOL"; not "McCarthy") whose letters are found
+ * in e in order, the first at the start of one of e's words and each later one
+ * after it ("Plastic Pin Grid Array", "Microsoft Disk Operating System",
+ * "COmmon Business Oriented Language"; "NVRAM" of "Non-Volatile Random Access
+ * Memory")? Digits and signs of a are skipped ("NT1" of "Network Termination").
+ * Letters are matched from the last one back, each to the nearest match, as
+ * abbreviations are found in biomedical text (Schwartz and Hearst, 2003). */
+static int short_form_of(const cand *a, const cand *e) {
     if (a->ntok != 1 || e->ntok < 2 || a->len > 12) return 0;
-    char letters_a[16], init[32];
-    int na = 0, ni = 0;
+    int caps = 0, small = 0;
     for (size_t k = 0; k < a->len; k++) {
         char ch = a->key[k];
-        if (ch >= 'A' && ch <= 'Z') letters_a[na++] = ch;
-        else if (!((ch >= '0' && ch <= '9') || ch == '-' || ch == '/' || ch == '&')) return 0;
+        caps += ch >= 'A' && ch <= 'Z';
+        small += ch >= 'a' && ch <= 'z';
     }
-    for (size_t b = 0, w; b < e->len; b = w + 1) {
-        const char *sp = memchr(e->key + b, ' ', e->len - b);
-        w = sp ? (size_t)(sp - e->key) : e->len;
-        if (is_joiner(e->key + b, w - b)) continue;
-        for (size_t k = b; k < w && ni < 31; k++)
-            if (k == b || e->key[k - 1] == '-') {
-                char ch = e->key[k];
-                if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 'a' + 'A');
-                init[ni++] = ch;
-            }
+    if (caps < 2 || small > caps) return 0;
+    long j = (long)e->len - 1;
+    for (long i = (long)a->len - 1; i >= 0; i--) {
+        char ch = a->key[i];
+        if (!isalpha((unsigned char)ch)) continue;
+        int first = 1; /* is a letter before this one? then any match will do, else a word's start */
+        for (long k = i - 1; k >= 0 && first; k--) first = !isalpha((unsigned char)a->key[k]);
+        for (; j >= 0; j--)
+            if (tolower((unsigned char)e->key[j]) == tolower((unsigned char)ch) &&
+                (!first || j == 0 || e->key[j - 1] == ' ' || e->key[j - 1] == '-'))
+                break;
+        if (j < 0) return 0;
+        j--;
     }
-    return na >= 2 && na == ni && !memcmp(letters_a, init, (size_t)na);
+    return 1;
 }
 
 /* The name of a head's entity: its first item (the headword), or an item
- * that is the headword's acronym (acronym_of) and that the text writes as a
- * whole run more often than the headword ("PPGA" 11 times, "Plastic Pin
- * Grid Array" twice): the name the text uses, as an acronym merged with its
- * initials' name is named by the more frequent of the two. Called after
- * the head's merges: the item must be an alias of the headword. */
+ * that is a short form of the headword (short_form_of) and that the text
+ * writes as a whole run more often than the headword ("PPGA" 11 times,
+ * "Plastic Pin Grid Array" twice; "MS-DOS" of "Microsoft Disk Operating
+ * System"): the name the text uses, as an acronym merged with its initials'
+ * name is named by the more frequent of the two. Called after the head's
+ * merges: the item must be an alias of the headword. */
 static int64_t head_name(const counter *sp, const cand *cs, const int64_t *items, int k, int64_t first) {
     int64_t name = first;
     for (int j = 0; j < k; j++)
-        if (items[j] >= 0 && cs[items[j]].into == first && acronym_of(&cs[items[j]], &cs[first]) && whole_anywhere(sp, items[j]) > whole_anywhere(sp, name))
+        if (items[j] >= 0 && cs[items[j]].into == first && short_form_of(&cs[items[j]], &cs[first]) && whole_anywhere(sp, items[j]) > whole_anywhere(sp, name))
             name = items[j];
     return name;
 }

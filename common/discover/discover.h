@@ -159,9 +159,10 @@
  *    them, is a related word, no synonym ("IMNSHO ( In My Not-So-Humble
  *    Opinion )" under "IMHO , IMAO , IMNSHO , IMO : In My Humble Opinion"):
  *    it is no item.
- *    The entity is named by its headword, or by an item that is the
- *    headword's acronym (its capitals the initials of the headword's words
- *    and of their hyphenated parts) when the text writes that item as a
+ *    The entity is named by its headword, or by an item that is a short
+ *    form of it (one word mostly in capitals whose letters the headword
+ *    holds in order, the first at a word's start: an acronym, "MS-DOS" of
+ *    "Microsoft Disk Operating System") when the text writes that item as a
  *    whole run more often ("PPGA" ~ "Plastic Pin Grid Array": the name the
  *    text uses; the headword becomes the alias);
  *  - a given name alone that mostly stands for its one long form: a kept

@@ -407,25 +407,32 @@ static void test_definition_heads(void) {
     discovered_names_free(names, n);
 }
 
-/* A dictionary head's acronym item that the text uses more than the
- * headword names the entity, the headword becoming its alias ("Plastic Pin
- * Grid Array , PPGA :", PPGA written alone in the text); an acronym the text
- * uses no more than the headword leaves the headword the name ("Open Network
- * Computing , ONC :"), and so does an item that is no acronym of it. */
+/* A dictionary head's short-form item (an acronym or a word mostly in
+ * capitals whose letters the headword holds in order) that the text uses more
+ * than the headword names the entity, the headword becoming its alias
+ * ("Plastic Pin Grid Array , PPGA :", PPGA written alone in the text;
+ * "Microsoft Disk Operating System , MS-DOS :"); a short form the text uses no
+ * more than the headword leaves the headword the name ("Open Network
+ * Computing , ONC :"), and so does an item that is no short form of it (a
+ * letter the headword lacks: "DEKZ"; mostly small letters: "McCarthy"). */
 static void test_head_named_by_acronym(void) {
     const char *const text[] = {"Plastic Pin Grid Array , PPGA : a chip package", "compare PPGA and the others .",
                                 "Open Network Computing , ONC : a remote procedure call system", "we used Open Network Computing .",
                                 "Non-Volatile Random Access Memory , NVRAM : static memory", "the NVRAM held it .",
-                                "Data Encryption Key , DKEY : a key", "the DKEY was lost .",
-                                "Garbo , Greta Garbo : United States film actress", "the Garbo film ran .", NULL};
-    const int times[] = {1, 3, 1, 3, 1, 3, 1, 3, 1, 3};
+                                "Data Encryption Key , DEKZ : a key", "the DEKZ was lost .",
+                                "Garbo , Greta Garbo : United States film actress", "the Garbo film ran .",
+                                "Microsoft Disk Operating System , MS-DOS : an operating system", "it ran MS-DOS .",
+                                "John McCarthy , McCarthy : a computer scientist", "as McCarthy wrote .", NULL};
+    const int times[] = {1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3};
     discovered_name *names;
     int64_t n = discover_counted(text, times, &names);
     CHECK(has_alias(names, n, "PPGA", "Plastic Pin Grid Array") && find(names, n, "Plastic Pin Grid Array") < 0);
     CHECK(has_alias(names, n, "NVRAM", "Non-Volatile Random Access Memory")); /* initials of the hyphen's parts too */
     CHECK(has_alias(names, n, "Open Network Computing", "ONC") && find(names, n, "ONC") < 0);
-    CHECK(has_alias(names, n, "Data Encryption Key", "DKEY") && find(names, n, "DKEY") < 0); /* no acronym of it */
+    CHECK(has_alias(names, n, "Data Encryption Key", "DEKZ") && find(names, n, "DEKZ") < 0); /* no short form of it */
     CHECK(has_alias(names, n, "Garbo", "Greta Garbo"));
+    CHECK(has_alias(names, n, "MS-DOS", "Microsoft Disk Operating System")); /* not the initials: a short form */
+    CHECK(has_alias(names, n, "John McCarthy", "McCarthy") && find(names, n, "McCarthy") < 0);
     int64_t p = find(names, n, "PPGA");
     CHECK(p >= 0 && names[p].naliases == 1 && names[p].alias_rules[0] == MERGE_HEAD);
     discovered_names_free(names, n);
