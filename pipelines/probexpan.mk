@@ -96,6 +96,8 @@ SIZE_PHASE2 ?= 200
 SIZE_FINAL  ?= 100
 ## more options for expand
 EXPAND_FLAGS ?=
+## more options for tokenize (e.g. --embedded-share 0: every mention, as the paper reads a corpus)
+TOKENIZE_FLAGS ?=
 ## more options for the index stage (e.g. --bag 4)
 INDEX_FLAGS ?=
 ## more options for query --queries (PROTOCOL=inductive)
@@ -198,7 +200,7 @@ RERANK_FLAGS ?=
 # files, or the archive) re-runs the run from tokenize on (their names, sizes and times)
 data_files = $(if $(wildcard $(DATA)/.),$(wildcard $(DATA)/entity2id.txt $(DATA)/sentences.json $(DATA)/query/*.txt $(DATA)/gt/*.txt),$(DATA))
 data_state = $(firstword $(shell stat -L -c '%n %s %Y' $(data_files) 2>/dev/null | sha256sum))
-$(eval $(call stamp,text,"DATA=$(DATA)" "DATA_STATE=$(data_state)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)"))
+$(eval $(call stamp,text,"DATA=$(DATA)" "DATA_STATE=$(data_state)" "MODEL=$(MODEL)" "VOCAB_SIZE=$(VOCAB_SIZE)" "FLAGS=$(TOKENIZE_FLAGS)"))
 $(eval $(call stamp,samples,"MAX_WORDPIECES=$(MAX_WORDPIECES)"))
 $(eval $(call stamp,select,"TOPK=$(TOPK)"))
 $(eval $(call stamp,pairs,"FLAGS=$(PAIRS_FLAGS)"))
@@ -211,7 +213,7 @@ $(foreach v,$(PROGRAM_VARIABLES),$(eval $(call program_stamp,$(v))))
 
 # ---- text: the corpus and one masked sample per (entity, sentence) ----
 $(RUN)/corpus.mp: $(RUN)/params-text.txt $(call uses,TOKENIZE)
-	$(TOKENIZE) $(COMMON) $(DATA) $(VOCAB_ARGS) --out $@
+	$(TOKENIZE) $(COMMON) $(DATA) $(VOCAB_ARGS) $(TOKENIZE_FLAGS) --out $@
 $(RUN)/samples.mp: $(RUN)/corpus.mp $(RUN)/params-samples.txt $(call uses,BUILD_SAMPLES)
 	$(BUILD_SAMPLES) $(COMMON) --corpus $< --max-wordpieces $(MAX_WORDPIECES) --out $@
 

@@ -44,7 +44,9 @@ typedef struct {
     msgpack_sbuffer out;         /* the packed sentences */
     corpus_totals tot;
     strmap counts;               /* word counts (counting pass) */
+    strmap mentions;             /* counting pass: entity row (its bytes) -> its mentions << 32 + the embedded ones */
     int64_t dropped, dropped_line; /* mentions without wordpieces, first line with one */
+    int64_t left_out;            /* embedded mentions left out */
     int64_t err_line;            /* > 0: the first bad line, reason in err */
     char err[512];
     int done;
@@ -52,10 +54,15 @@ typedef struct {
 
 #define BATCH_BYTES (512u << 10)
 
-/* One line (common/dataset/sentences.h): counts its words or packs it as a corpus
- * sentence. Returns 0, or -1 with the reason in b->err. */
-static int encode_line(const sentence_opts *sh, sentence *c, batch *b, int64_t lineno, const char *line, size_t len) {
-    int r = sentence_parse(sh, line, len, c, sh->vocab ? NULL : &b->counts, b->err, sizeof b->err);
+/* --embedded-share's default: chosen leave-one-corpus-out (docs/signals.md, "Mentions embedded in a longer name"). */
+#define TOKENIZE_EMBEDDED_SHARE 0.25
+
+/* One line (common/dataset/sentences.h): counts its words (when `words`) and its
+ * entities' mentions, or packs it as a corpus sentence. Returns 0, or -1 with the
+ * reason in b->err. */
+static int encode_line(const sentence_opts *sh, int words, sentence *c, batch *b, int64_t lineno, const char *line,
+                       size_t len) {
+    int r = sentence_parse(sh, line, len, c, sh->vocab || !words ? NULL : &b->counts, b->err, sizeof b->err);
     if (r < 0) {
         b->err_line = lineno;
         return -1;
@@ -64,7 +71,13 @@ static int encode_line(const sentence_opts *sh, sentence *c, batch *b, int64_t l
     b->tot.sentences++;
     b->tot.mentions += c->nm;
     b->tot.words += c->nwords;
+    if (!sh->vocab)
+        for (int32_t i = 0; i < c->nm; i++) {
+            int64_t row = intmap_get(sh->eid_row, c->m[i].eid);
+            strmap_add(&b->mentions, (const char *)&row, sizeof row, ((int64_t)1 << 32) + c->embedded[i]);
+        }
     if (sh->vocab) {
+        b->left_out += c->left_out;
         if (c->dropped && !b->dropped) b->dropped_line = lineno;
         b->dropped += c->dropped;
         b->tot.wordpieces += (int64_t)c->ids.n;
@@ -76,9 +89,10 @@ static int encode_line(const sentence_opts *sh, sentence *c, batch *b, int64_t l
     return 0;
 }
 
-static void encode_batch(const sentence_opts *sh, sentence *c, batch *b) {
+static void encode_batch(const sentence_opts *sh, int words, sentence *c, batch *b) {
     for (int i = 0; i < b->n; i++)
-        if (encode_line(sh, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0) break;
+        if (encode_line(sh, words, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0)
+            break;
 }
 
 /* The ordered pipeline: the main thread reads lines into batches, workers encode
@@ -96,7 +110,9 @@ typedef struct {
     sentence main_scratch;
     /* consumer */
     msgpack_packer *pk;          /* NULL in the counting pass */
-    strmap *word_counts;
+    strmap *word_counts;         /* counting pass: the words, or NULL (not counted) */
+    int64_t *mentions, *embedded; /* counting pass: per entity row, its mentions and the embedded ones */
+    int64_t left_out;            /* encoding: embedded mentions left out */
     corpus_totals tot;
     int64_t dropped, dropped_line; /* as in batch */
     int64_t bytes;
@@ -113,7 +129,7 @@ static void *worker(void *arg) {
         if (p->taken == p->submitted) break;
         batch *b = &p->slot[p->taken++ % p->nslots];
         pthread_mutex_unlock(&p->mu);
-        encode_batch(&p->sh, &c, b);
+        encode_batch(&p->sh, p->word_counts != NULL, &c, b);
         pthread_mutex_lock(&p->mu);
         b->done = 1;
         pthread_cond_broadcast(&p->done);
@@ -132,7 +148,10 @@ static void reset_batch(batch *b) {
     memset(&b->tot, 0, sizeof b->tot);
     strmap_free(&b->counts);
     strmap_init(&b->counts);
+    strmap_free(&b->mentions);
+    strmap_init(&b->mentions);
     b->dropped = 0;
+    b->left_out = 0;
     b->err_line = 0;
     b->done = 0;
 }
@@ -145,7 +164,7 @@ static void consume_one(pipeline *p) {
         while (!b->done) pthread_cond_wait(&p->done, &p->mu);
         pthread_mutex_unlock(&p->mu);
     } else {
-        encode_batch(&p->sh, &p->main_scratch, b);
+        encode_batch(&p->sh, p->word_counts != NULL, &p->main_scratch, b);
     }
     if (b->err_line) {
         char pos[40];
@@ -156,6 +175,15 @@ static void consume_one(pipeline *p) {
     if (p->word_counts)
         for (size_t s = 0; s < b->counts.cap; s++)
             if (b->counts.hash[s]) strmap_add(p->word_counts, b->counts.key[s], b->counts.klen[s], b->counts.val[s]);
+    if (p->mentions)
+        for (size_t s = 0; s < b->mentions.cap; s++)
+            if (b->mentions.hash[s]) {
+                int64_t row, v = b->mentions.val[s];
+                memcpy(&row, b->mentions.key[s], sizeof row);
+                p->mentions[row] += v >> 32;
+                p->embedded[row] += v & 0xffffffff;
+            }
+    p->left_out += b->left_out;
     p->tot.sentences += b->tot.sentences;
     p->tot.mentions += b->tot.mentions;
     p->tot.words += b->tot.words;
@@ -214,11 +242,12 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     for (int i = 0; i < p->nslots; i++) {
         msgpack_sbuffer_init(&p->slot[i].out);
         strmap_init(&p->slot[i].counts);
+        strmap_init(&p->slot[i].mentions);
     }
     p->submitted = p->taken = p->consumed = 0;
     p->finished = 0;
     memset(&p->tot, 0, sizeof p->tot);
-    p->dropped = 0;
+    p->dropped = p->left_out = 0;
     p->bytes = 0;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
@@ -250,6 +279,7 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
         free(b->lineno);
         msgpack_sbuffer_destroy(&b->out);
         strmap_free(&b->counts);
+        strmap_free(&b->mentions);
     }
     free(p->slot);
     free(p->th);
@@ -257,6 +287,15 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
     return p->tot;
+}
+
+/* The entities whose embedded mentions are left out: some, and fewer than `share`
+ * of all their mentions; NULL when share <= 0. */
+static uint8_t *embedded_left_out(const int64_t *mentions, const int64_t *embedded, int64_t n, double share) {
+    if (share <= 0) return NULL;
+    uint8_t *leave = xcalloc((size_t)n + 1, 1);
+    for (int64_t r = 0; r < n; r++) leave[r] = embedded[r] > 0 && (double)embedded[r] < share * (double)mentions[r];
+    return leave;
 }
 
 static char *dir_of(const char *path) {
@@ -307,11 +346,13 @@ static int run_lines(const wp_vocab *v, int flags, int special) {
 int main(int argc, char **argv) {
     const char *vocab_path = NULL, *out = NULL, *vocab_out = NULL;
     int lines = 0, special = 0, plain_specials = 0, whole_words = 0, learn = 0;
+    double embedded_share = TOKENIZE_EMBEDDED_SHARE;
     const cli_option opts[] = {
         {"vocab", OPT_INPUT, &vocab_path, "FILE", "WordPiece vocabulary (vocab.txt, line i = id i)", 0, 0},
         {"out", OPT_OUTPUT, &out, "FILE", "output corpus artifact", 0, 0},
         {"learn-vocab", OPT_INT, &learn, "N", "learn a WordPiece vocabulary of at most N tokens from the sentences instead of --vocab", 0, 10000000},
         {"vocab-out", OPT_OUTPUT, &vocab_out, "FILE", "where --learn-vocab writes vocab.txt (default: vocab.txt beside --out)", 0, 0},
+        {"embedded-share", OPT_DOUBLE, &embedded_share, "S", "leave out the mentions embedded in a longer name (the next word a capitalised one: \"Baltimore\" of \"Baltimore Gas and Electric Co\") of each entity whose embedded mentions are fewer than this share of its mentions (more, and they are what the entity is named); 0 = keep every mention", 0, 1},
         {"whole-words", OPT_FLAG, &whole_words, NULL, "official ProbExpan encoding: look each lowercased word up whole, [UNK] when absent (no WordPiece split)", 0, 0},
         {"no-special-literals", OPT_FLAG, &plain_specials, NULL, "treat [CLS] [SEP] [MASK] [PAD] [UNK] in the text as plain text", 0, 0},
         {"lines", OPT_FLAG, &lines, NULL, "read text lines on stdin, write space-separated ids per line on stdout", 0, 0},
@@ -350,7 +391,7 @@ int main(int argc, char **argv) {
     pipeline p = {0};
     intmap eid_row;
     entity_table_row_map(&ents, &eid_row);
-    p.sh = (sentence_opts){NULL, flags, &eid_row};
+    p.sh = (sentence_opts){NULL, flags, &eid_row, NULL};
     log_info("%lld entities", (long long)ents.n);
     json_object_seed(0); /* before any thread parses */
 
@@ -358,15 +399,24 @@ int main(int argc, char **argv) {
     char *learned_path = NULL;
     double secs;
     int64_t bytes;
-    if (learn) { /* pass 1: word counts (also validates every line) */
-        strmap counts;
-        strmap_init(&counts);
-        p.word_counts = &counts;
-        run_sentences(dataset, &p, "counting words", &secs, &bytes);
+    strmap counts;
+    strmap_init(&counts);
+    uint8_t *leave = NULL;
+    if (learn || embedded_share > 0) { /* pass 1: word counts, mentions per entity (also validates every line) */
+        p.word_counts = learn ? &counts : NULL;
+        p.mentions = xcalloc((size_t)ents.n + 1, sizeof *p.mentions);
+        p.embedded = xcalloc((size_t)ents.n + 1, sizeof *p.embedded);
+        run_sentences(dataset, &p, learn ? "counting words" : "counting mentions", &secs, &bytes);
         p.word_counts = NULL;
+        leave = embedded_left_out(p.mentions, p.embedded, ents.n, embedded_share);
+        free(p.mentions);
+        free(p.embedded);
+        p.mentions = p.embedded = NULL;
+    }
+    p.sh.leave_embedded = leave;
+    if (learn) {
         wp_learn(&vocab, &counts, learn);
         log_info("learned a vocabulary of %d tokens from %zu distinct words", vocab.n, counts.n);
-        strmap_free(&counts);
         learned_path = vocab_out ? xstrdup(vocab_out) : xasprintf("%s/vocab.txt", outdir);
     } else {
         wp_vocab_load(&vocab, vocab_path);
@@ -388,6 +438,9 @@ int main(int argc, char **argv) {
     if (p.dropped)
         log_warn("%s: %lld mention%s dropped: %s words produce no wordpieces (first on line %lld)", p.where,
                  (long long)p.dropped, p.dropped > 1 ? "s" : "", p.dropped > 1 ? "their" : "its", (long long)p.dropped_line);
+    if (p.left_out)
+        log_info("%lld embedded mention%s left out (--embedded-share %g)", (long long)p.left_out, p.left_out > 1 ? "s" : "",
+                 embedded_share);
     if (learn) wp_vocab_write(&vocab, learned_path);
     corpus_commit(w, &tot);
 
@@ -396,6 +449,7 @@ int main(int argc, char **argv) {
     catalog_metric("sentences", (double)t->sentences);
     catalog_metric("mentions", (double)t->mentions);
     catalog_metric("mentions_dropped", (double)p.dropped);
+    catalog_metric("mentions_left_out", (double)p.left_out);
     catalog_metric("words", (double)t->words);
     catalog_metric("wordpieces", (double)t->wordpieces);
     catalog_metric("unk", (double)t->unk);
@@ -407,6 +461,8 @@ int main(int argc, char **argv) {
              fmt_count(b, t->mentions), fmt_count(d, t->wordpieces), fmt_count(e, t->unk),
              secs > 0 ? bytes / 1e6 / secs : 0.0);
     sentence_free(&p.main_scratch);
+    strmap_free(&counts);
+    free(leave);
     free(p.where);
     intmap_free(&eid_row);
     wp_vocab_free(&vocab);

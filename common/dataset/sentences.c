@@ -24,6 +24,22 @@ static int int_field(const json_t *o, const char *key, size_t k, int64_t *out, c
     return -1;
 }
 
+/* Does word t (len bytes) continue a name: a capital, then letters only, and no
+ * weekday or month name ("Baltimore Gas", not "Washington Monday")? */
+static int continues_name(const char *t, size_t len) {
+    static const char *const calendar[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                                           "Sunday", "January", "February", "March", "April", "May", "June",
+                                           "July", "August", "September", "October", "November", "December",
+                                           "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept",
+                                           "Oct", "Nov", "Dec"};
+    if (!len || t[0] < 'A' || t[0] > 'Z') return 0;
+    for (size_t i = 1; i < len; i++)
+        if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z'))) return 0;
+    for (size_t i = 0; i < sizeof calendar / sizeof *calendar; i++)
+        if (strlen(calendar[i]) == len && !memcmp(calendar[i], t, len)) return 0;
+    return 1;
+}
+
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 int sentence_parse(const sentence_opts *opts, const char *line, size_t len, sentence *s, strmap *counts, char *err,
@@ -51,6 +67,7 @@ int sentence_parse(const sentence_opts *opts, const char *line, size_t len, sent
     if (nm > s->m_cap) {
         s->m_cap = nm * 2;
         s->m = xrealloc(s->m, s->m_cap * sizeof *s->m);
+        s->embedded = xrealloc(s->embedded, s->m_cap);
     }
     for (size_t i = 0; i < nm; i++) { /* mentions (word spans), validated before the tokens */
         json_t *e = json_array_get(mentions, i);
@@ -73,15 +90,21 @@ int sentence_parse(const sentence_opts *opts, const char *line, size_t len, sent
         const char *t = json_string_value(w);
         size_t tl = json_string_length(w);
         s->word_start[i] = (int32_t)s->ids.n;
-        if (!opts->vocab) wp_basic_words(t, tl, opts->flags, count_word, counts, NULL);
+        if (!opts->vocab) {
+            if (counts) wp_basic_words(t, tl, opts->flags, count_word, counts, NULL);
+        }
         else if (wp_encode(opts->vocab, t, tl, opts->flags, &s->ids, NULL, &s->unk) < 0) BAD("tokens[%zu]: invalid UTF-8", i);
         if (s->ids.n > INT32_MAX / 2) BAD("sentence too long");
     }
     s->word_start[nw] = (int32_t)s->ids.n;
+    for (size_t i = 0; i < nm; i++) { /* the tokens are checked strings */
+        json_t *next = json_array_get(tokens, (size_t)s->m[i].wp_end + 1);
+        s->embedded[i] = next && continues_name(json_string_value(next), json_string_length(next));
+    }
     json_decref(root);
     s->nwords = (int32_t)nw;
     s->nm = (int32_t)nm;
-    s->dropped = 0;
+    s->dropped = s->left_out = 0;
     if (opts->vocab) {
         s->nm = 0;
         for (size_t i = 0; i < nm; i++) { /* word span -> wordpiece span; empty ones dropped */
@@ -89,6 +112,8 @@ int sentence_parse(const sentence_opts *opts, const char *line, size_t len, sent
             m.wp_end = s->word_start[m.wp_end + 1];
             m.wp_start = s->word_start[m.wp_start];
             if (m.wp_start == m.wp_end) s->dropped++;
+            else if (s->embedded[i] && opts->leave_embedded && opts->leave_embedded[intmap_get(opts->eid_row, m.eid)])
+                s->left_out++;
             else s->m[s->nm++] = m;
         }
     }
@@ -102,5 +127,6 @@ void sentence_free(sentence *s) {
     wp_ids_free(&s->ids);
     free(s->word_start);
     free(s->m);
+    free(s->embedded);
     memset(s, 0, sizeof *s);
 }

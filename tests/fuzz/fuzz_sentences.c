@@ -5,7 +5,9 @@
  * flag mode chosen by the input size. Checked: a line fails in both modes or in
  * neither, always with a reason; both modes agree on blank lines and word
  * counts; every mention of an encoded sentence maps to a non-empty wordpiece
- * span inside the sentence, and kept + dropped mentions = all mentions. */
+ * span inside the sentence, and kept + dropped + left-out mentions = all
+ * mentions, the left-out ones (embedded mentions of even eids, in half of the
+ * inputs) no more than the embedded ones. */
 #include "fuzz.h"
 #include "dataset/sentences.h"
 #include "smallvocab.h"
@@ -23,7 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         strmap_init(&counts);
     }
     int flags = (int)(size % 4); /* WP_PLAIN_SPECIALS | WP_WHOLE_WORDS */
-    const sentence_opts count_opts = {NULL, flags, &eids}, enc_opts = {&vocab, flags, &eids};
+    static const uint8_t leave[10] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 0};
+    const sentence_opts count_opts = {NULL, flags, &eids, NULL},
+                        enc_opts = {&vocab, flags, &eids, (size / 4) % 2 ? leave : NULL};
     strmap_free(&counts);
     strmap_init(&counts);
     line = realloc(line, size + 1);
@@ -37,13 +41,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int counted = sentence_parse(&count_opts, line, len, &s, &counts, err, sizeof err);
         FUZZ_ASSERT(counted >= -1 && counted <= 1);
         FUZZ_ASSERT(counted >= 0 || err[0]);
-        int32_t nwords = s.nwords, nm = s.nm;
+        int32_t nwords = s.nwords, nm = s.nm, embedded = 0;
+        for (int32_t i = 0; counted > 0 && i < nm; i++) embedded += s.embedded[i];
         err[0] = 0;
         int encoded = sentence_parse(&enc_opts, line, len, &s, NULL, err, sizeof err);
         FUZZ_ASSERT(encoded == counted);
         FUZZ_ASSERT(encoded >= 0 || err[0]);
         if (encoded <= 0) continue;
-        FUZZ_ASSERT(s.nwords == nwords && s.nm + s.dropped == nm);
+        FUZZ_ASSERT(s.nwords == nwords && s.nm + s.dropped + s.left_out == nm);
+        FUZZ_ASSERT(s.left_out <= embedded && (enc_opts.leave_embedded || !s.left_out));
         for (int32_t i = 0; i < s.nm; i++) {
             FUZZ_ASSERT(s.m[i].wp_start >= 0);
             FUZZ_ASSERT(s.m[i].wp_start < s.m[i].wp_end);

@@ -127,3 +127,28 @@ then
 else
     skip empty_span_corpus "python3 could not patch the corpus"
 fi
+
+# mentions embedded in a longer name (the next word capitalised, no weekday or month): left
+# out for an entity when fewer than --embedded-share of its mentions (Baltimore: 1 of 5 at the
+# default 0.25), kept when more (Textron: 2 of 3, "Textron Inc"), never for "Washington Monday"
+E=$WORK/embedded && mkdir -p "$E"
+printf 'Baltimore\t0\nTextron\t1\nWashington\t2\n' >"$E/entity2id.txt"
+{
+    echo '{"tokens": ["Baltimore", "Gas", "and", "Electric", "Co", "said"], "entityMentions": [{"start": 0, "end": 0, "entityId": 0}]}'
+    for i in 1 2 3 4; do echo '{"tokens": ["in", "Baltimore", "."], "entityMentions": [{"start": 1, "end": 1, "entityId": 0}]}'; done
+    for i in 1 2; do echo '{"tokens": ["Textron", "Inc", "said"], "entityMentions": [{"start": 0, "end": 0, "entityId": 1}]}'; done
+    echo '{"tokens": ["Textron", "said"], "entityMentions": [{"start": 0, "end": 0, "entityId": 1}]}'
+    echo '{"tokens": ["in", "Washington", "Monday"], "entityMentions": [{"start": 1, "end": 1, "entityId": 2}]}'
+    echo '{"tokens": ["in", "Washington", "."], "entityMentions": [{"start": 1, "end": 1, "entityId": 2}]}'
+} >"$E/sentences.json"
+mentions_of() { inspect "$1" | tail -n 1 | jq '.mentions'; }
+for share in 0 0.25 1; do
+    tokenize "$E" --learn-vocab 50 --vocab-out "$WORK/ev.txt" --embedded-share $share --out "$WORK/e-$share.mp" 2>"$WORK/e-$share.log"
+done
+[ "$(mentions_of "$WORK/e-0.mp")" = 10 ] && ! grep -q "left out" "$WORK/e-0.log" && pass embedded_share_0_keeps_all ||
+    fail embedded_share_0_keeps_all "$(mentions_of "$WORK/e-0.mp") mentions; $(cat "$WORK/e-0.log")"
+[ "$(mentions_of "$WORK/e-0.25.mp")" = 9 ] && grep -q "1 embedded mention left out" "$WORK/e-0.25.log" &&
+    pass embedded_default_leaves_baltimore_gas || fail embedded_default_leaves_baltimore_gas "$(mentions_of "$WORK/e-0.25.mp") mentions"
+[ "$(mentions_of "$WORK/e-1.mp")" = 7 ] && grep -q "3 embedded mentions left out" "$WORK/e-1.log" &&
+    pass embedded_share_1_not_monday || fail embedded_share_1_not_monday "$(mentions_of "$WORK/e-1.mp") mentions"
+expect_exit embedded_share_range 2 "embedded-share" tokenize "$E" --learn-vocab 50 --embedded-share 2 --out "$WORK/e-bad.mp"
