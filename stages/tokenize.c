@@ -33,6 +33,12 @@
 #include "dataset/sentences.h"
 #include "text/wordpiece.h"
 
+/* A mention the counting pass saw: its entity row, and whether it is embedded in a longer name. */
+typedef struct {
+    int64_t row;
+    int embedded;
+} mention_seen;
+
 /* Consecutive lines of sentences.json and what encoding them produced. */
 typedef struct {
     char *text;                  /* the lines, each NUL-terminated */
@@ -44,7 +50,8 @@ typedef struct {
     msgpack_sbuffer out;         /* the packed sentences */
     corpus_totals tot;
     strmap counts;               /* word counts (counting pass) */
-    strmap mentions;             /* counting pass: entity row (its bytes) -> its mentions << 32 + the embedded ones */
+    mention_seen *seen;          /* counting pass, when mentions are counted: the lines' mentions */
+    size_t nseen, cap_seen;
     int64_t dropped, dropped_line; /* mentions without wordpieces, first line with one */
     int64_t left_out;            /* embedded mentions left out */
     int64_t err_line;            /* > 0: the first bad line, reason in err */
@@ -56,44 +63,6 @@ typedef struct {
 
 /* --embedded-share's default: chosen leave-one-corpus-out (docs/signals.md, "Mentions embedded in a longer name"). */
 #define TOKENIZE_EMBEDDED_SHARE 0.25
-
-/* One line (common/dataset/sentences.h): counts its words (when `words`) and its
- * entities' mentions, or packs it as a corpus sentence. Returns 0, or -1 with the
- * reason in b->err. */
-static int encode_line(const sentence_opts *sh, int words, sentence *c, batch *b, int64_t lineno, const char *line,
-                       size_t len) {
-    int r = sentence_parse(sh, line, len, c, sh->vocab || !words ? NULL : &b->counts, b->err, sizeof b->err);
-    if (r < 0) {
-        b->err_line = lineno;
-        return -1;
-    }
-    if (r == 0) return 0;
-    b->tot.sentences++;
-    b->tot.mentions += c->nm;
-    b->tot.words += c->nwords;
-    if (!sh->vocab)
-        for (int32_t i = 0; i < c->nm; i++) {
-            int64_t row = intmap_get(sh->eid_row, c->m[i].eid);
-            strmap_add(&b->mentions, (const char *)&row, sizeof row, ((int64_t)1 << 32) + c->embedded[i]);
-        }
-    if (sh->vocab) {
-        b->left_out += c->left_out;
-        if (c->dropped && !b->dropped) b->dropped_line = lineno;
-        b->dropped += c->dropped;
-        b->tot.wordpieces += (int64_t)c->ids.n;
-        b->tot.unk += c->unk;
-        msgpack_packer pk;
-        msgpack_packer_init(&pk, &b->out, msgpack_sbuffer_write);
-        corpus_pack_sentence(&pk, lineno, c->nwords, c->ids.id, (int32_t)c->ids.n, c->m, c->nm);
-    }
-    return 0;
-}
-
-static void encode_batch(const sentence_opts *sh, int words, sentence *c, batch *b) {
-    for (int i = 0; i < b->n; i++)
-        if (encode_line(sh, words, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0)
-            break;
-}
 
 /* The ordered pipeline: the main thread reads lines into batches, workers encode
  * them, the main thread consumes finished batches in file order (so the output
@@ -120,6 +89,46 @@ typedef struct {
     progress prog;
 } pipeline;
 
+/* One line (common/dataset/sentences.h): in the counting pass counts its words and notes its
+ * mentions (each when the pipeline counts them), else packs it as a corpus sentence. Returns
+ * 0, or -1 with the reason in b->err. */
+static int encode_line(const pipeline *p, sentence *c, batch *b, int64_t lineno, const char *line, size_t len) {
+    const sentence_opts *sh = &p->sh;
+    int r = sentence_parse(sh, line, len, c, sh->vocab ? NULL : p->word_counts ? &b->counts : NULL, b->err, sizeof b->err);
+    if (r < 0) {
+        b->err_line = lineno;
+        return -1;
+    }
+    if (r == 0) return 0;
+    b->tot.sentences++;
+    b->tot.mentions += c->nm;
+    b->tot.words += c->nwords;
+    if (p->mentions) {
+        if (b->nseen + (size_t)c->nm > b->cap_seen) {
+            b->cap_seen = (b->nseen + (size_t)c->nm) * 2;
+            b->seen = xrealloc(b->seen, b->cap_seen * sizeof *b->seen);
+        }
+        for (int32_t i = 0; i < c->nm; i++)
+            b->seen[b->nseen++] = (mention_seen){intmap_get(sh->eid_row, c->m[i].eid), c->embedded[i]};
+    }
+    if (sh->vocab) {
+        b->left_out += c->left_out;
+        if (c->dropped && !b->dropped) b->dropped_line = lineno;
+        b->dropped += c->dropped;
+        b->tot.wordpieces += (int64_t)c->ids.n;
+        b->tot.unk += c->unk;
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &b->out, msgpack_sbuffer_write);
+        corpus_pack_sentence(&pk, lineno, c->nwords, c->ids.id, (int32_t)c->ids.n, c->m, c->nm);
+    }
+    return 0;
+}
+
+static void encode_batch(const pipeline *p, sentence *c, batch *b) {
+    for (int i = 0; i < b->n; i++)
+        if (encode_line(p, c, b, b->lineno[i], b->text + b->start[i], b->start[i + 1] - b->start[i] - 1) < 0) break;
+}
+
 static void *worker(void *arg) {
     pipeline *p = arg;
     sentence c = {0};
@@ -129,7 +138,7 @@ static void *worker(void *arg) {
         if (p->taken == p->submitted) break;
         batch *b = &p->slot[p->taken++ % p->nslots];
         pthread_mutex_unlock(&p->mu);
-        encode_batch(&p->sh, p->word_counts != NULL, &c, b);
+        encode_batch(p, &c, b);
         pthread_mutex_lock(&p->mu);
         b->done = 1;
         pthread_cond_broadcast(&p->done);
@@ -148,8 +157,7 @@ static void reset_batch(batch *b) {
     memset(&b->tot, 0, sizeof b->tot);
     strmap_free(&b->counts);
     strmap_init(&b->counts);
-    strmap_free(&b->mentions);
-    strmap_init(&b->mentions);
+    b->nseen = 0;
     b->dropped = 0;
     b->left_out = 0;
     b->err_line = 0;
@@ -164,7 +172,7 @@ static void consume_one(pipeline *p) {
         while (!b->done) pthread_cond_wait(&p->done, &p->mu);
         pthread_mutex_unlock(&p->mu);
     } else {
-        encode_batch(&p->sh, p->word_counts != NULL, &p->main_scratch, b);
+        encode_batch(p, &p->main_scratch, b);
     }
     if (b->err_line) {
         char pos[40];
@@ -175,14 +183,10 @@ static void consume_one(pipeline *p) {
     if (p->word_counts)
         for (size_t s = 0; s < b->counts.cap; s++)
             if (b->counts.hash[s]) strmap_add(p->word_counts, b->counts.key[s], b->counts.klen[s], b->counts.val[s]);
-    if (p->mentions)
-        for (size_t s = 0; s < b->mentions.cap; s++)
-            if (b->mentions.hash[s]) {
-                int64_t row, v = b->mentions.val[s];
-                memcpy(&row, b->mentions.key[s], sizeof row);
-                p->mentions[row] += v >> 32;
-                p->embedded[row] += v & 0xffffffff;
-            }
+    for (size_t k = 0; k < b->nseen; k++) {
+        p->mentions[b->seen[k].row]++;
+        p->embedded[b->seen[k].row] += b->seen[k].embedded;
+    }
     p->left_out += b->left_out;
     p->tot.sentences += b->tot.sentences;
     p->tot.mentions += b->tot.mentions;
@@ -242,7 +246,6 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
     for (int i = 0; i < p->nslots; i++) {
         msgpack_sbuffer_init(&p->slot[i].out);
         strmap_init(&p->slot[i].counts);
-        strmap_init(&p->slot[i].mentions);
     }
     p->submitted = p->taken = p->consumed = 0;
     p->finished = 0;
@@ -279,7 +282,7 @@ static corpus_totals run_sentences(const char *dataset, pipeline *p, const char 
         free(b->lineno);
         msgpack_sbuffer_destroy(&b->out);
         strmap_free(&b->counts);
-        strmap_free(&b->mentions);
+        free(b->seen);
     }
     free(p->slot);
     free(p->th);

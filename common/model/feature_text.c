@@ -15,8 +15,10 @@ struct feature_text {
     const corpus_index *x;
     samples *s;
     genus_vocab genus;
-    int32_t (*name)[GENUS_PIECES];              /* [E] each entity's name head (pattern_name_heads) */
-    int32_t (*title)[NAME_TITLES][GENUS_PIECES]; /* [E] the titles of its name, ntitle[E] of them */
+    /* [E] each entity's name head and the titles of its name, ntitle[E] of them
+     * (pattern_name_heads); NULL when the index has no name or list features */
+    int32_t (*name)[GENUS_PIECES];
+    int32_t (*title)[NAME_TITLES][GENUS_PIECES];
     int *ntitle;
 };
 
@@ -34,11 +36,13 @@ feature_text *feature_text_open(const corpus_index *x, const char *samples_path)
         die_input(samples_path, NULL, "%lld entities / %lld samples, but %s has %lld / %lld",
                   (long long)samples_entities(t->s), (long long)samples_count(t->s), x->path, (long long)x->ent.n,
                   (long long)x->samples);
-    size_t E = (size_t)x->ent.n + 1;
-    t->name = xmalloc(sizeof *t->name * E);
-    t->title = xmalloc(sizeof *t->title * E);
-    t->ntitle = xmalloc(sizeof *t->ntitle * E);
-    pattern_name_heads(t->s, &t->genus, t->name, t->title, t->ntitle);
+    if (x->cfg.name_weight > 0 || x->cfg.list_weight > 0) { /* the features that read names (titles: list weight) */
+        size_t E = (size_t)x->ent.n + 1;
+        t->name = xmalloc(sizeof *t->name * E);
+        t->title = xmalloc(sizeof *t->title * E);
+        t->ntitle = xmalloc(sizeof *t->ntitle * E);
+        pattern_name_heads(t->s, &t->genus, t->name, t->title, t->ntitle);
+    }
     return t;
 }
 
@@ -87,9 +91,11 @@ static int64_t wanted(const intmap *want, char (*text)[FEATURE_TEXT], uint64_t k
 
 /* The features of entity row e that come from its sentences' lists and locations and from its
  * name, not from one sample: "with NAME" (listed with that entity), "_ , NAME" and "NAME , _"
- * (the location features), "title: WORD" and "name: WORD"; returns how many were found. */
+ * (the location features), "title: WORD" and "name: WORD"; returns how many were found. An
+ * index without list and name features (a glossary's) has none of them. */
 static int64_t describe_entity_features(const feature_text *t, int64_t e, const intmap *want, char (*text)[FEATURE_TEXT]) {
     int64_t i, found = 0;
+    if (!t->name) return 0;
     for (int after = 0; after < 2; after++)
         if ((i = wanted(want, text, pattern_located_key(after))) >= 0) {
             snprintf(text[i], FEATURE_TEXT, after ? "NAME , _" : "_ , NAME");
@@ -102,7 +108,7 @@ static int64_t describe_entity_features(const feature_text *t, int64_t e, const 
         for (int p = 0; p < GENUS_PIECES && w[p] >= 0; p++) append_id(t->s, w[p], text[i], &len);
         found++;
     }
-    for (int64_t r = 0; r < t->x->ent.n; r++)
+    for (int64_t r = 0; t->x->cfg.list_weight > 0 && r < t->x->ent.n; r++)
         if ((i = wanted(want, text, pattern_list_key((int32_t)r))) >= 0) {
             snprintf(text[i], FEATURE_TEXT, "with %s", t->x->ent.name[r]);
             found++;
