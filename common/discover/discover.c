@@ -1803,15 +1803,14 @@ static int short_form_of(const cand *a, const cand *e) {
         small += ch >= 'a' && ch <= 'z';
     }
     if (caps < 2 || small > caps) return 0;
-    long j = (long)e->len - 1;
-    for (long i = (long)a->len - 1; i >= 0; i--) {
+    long first = 0, j = (long)e->len - 1; /* a's first letter: it must match at a word's start */
+    while (!isalpha((unsigned char)a->key[first])) first++; /* caps >= 2: there is one */
+    for (long i = (long)a->len - 1; i >= first; i--) {
         char ch = a->key[i];
         if (!isalpha((unsigned char)ch)) continue;
-        int first = 1; /* is a letter before this one? then any match will do, else a word's start */
-        for (long k = i - 1; k >= 0 && first; k--) first = !isalpha((unsigned char)a->key[k]);
         for (; j >= 0; j--)
             if (tolower((unsigned char)e->key[j]) == tolower((unsigned char)ch) &&
-                (!first || j == 0 || e->key[j - 1] == ' ' || e->key[j - 1] == '-'))
+                (i > first || j == 0 || e->key[j - 1] == ' ' || e->key[j - 1] == '-'))
                 break;
         if (j < 0) return 0;
         j--;
